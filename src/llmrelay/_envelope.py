@@ -1,0 +1,82 @@
+"""The canonical answer: `Completion`, `ToolCall` and `RejectedCall`.
+
+Every path through llmrelay (the normalizer on its own, and later `Client.complete`) ends in one
+`Completion`. Fields are parsed once, at the edge: `ToolCall.arguments` is always a `dict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded"]
+"""Why a call that was found was not accepted.
+
+- `unknown_tool`: the name is not one of the tools given.
+- `invalid_arguments`: the arguments fail the tool's JSON schema (after lossless coercion).
+- `malformed`: the call's markup or JSON could not be read.
+- `truncated`: the call was cut off before its end (the output stopped mid-call).
+- `embedded`: strict mode, and the call was only a tool-shaped JSON object inside prose.
+"""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the model asked for, with its arguments decoded."""
+
+    name: str
+    """The tool's name, as the model wrote it."""
+    arguments: dict[str, Any]
+    """The arguments, always a dict (a JSON-encoded string is decoded; none means `{}`)."""
+    id: str | None = None
+    """The provider's or model's id for the call, when it gave one."""
+
+
+@dataclass(frozen=True)
+class RejectedCall:
+    """A call that was found in the answer but not accepted, and why."""
+
+    name: str | None
+    """The tool name, when one could be read."""
+    arguments: Any
+    """The arguments as far as they could be read (a dict, or the raw text when unreadable)."""
+    reason: str
+    """A precise, human-readable reason, written so it can be shown to the model in a repair."""
+    kind: RejectionKind
+    """The category of the reason."""
+    id: str | None = None
+    """The call's id, when it had one."""
+    errors: tuple[str, ...] = ()
+    """For `invalid_arguments`: one entry per schema violation, each naming the argument."""
+
+
+@dataclass(frozen=True)
+class ModelError:
+    """An error the model reported on purpose (seed 003's `{"type": "error"}` contract)."""
+
+    code: str | None
+    """The model's error code, e.g. `permission_denied`."""
+    message: str
+    """What the model said went wrong."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The canonical answer: text for the user, tool calls, and whether the model needs more work."""
+
+    content: str
+    """Text for the user with tool-call markup removed; `""` when there is none."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    """Accepted calls, in the order the model wrote them."""
+    needs_more_work: bool | None = None
+    """What the answer stated; else True when there are tool calls; else None (unknown)."""
+    rejected: list[RejectedCall] = field(default_factory=list)
+    """Calls found but not accepted, each with its reason. Never silently dropped."""
+    raw: str = ""
+    """The model's text exactly as it was given to the normalizer."""
+    format: str | None = None
+    """Name of the parsing strategy that read the answer; None when it was plain text."""
+    error: ModelError | None = None
+    """An error the model reported deliberately, if any (not a tool call)."""
+    warnings: list[str] = field(default_factory=list)
+    """Notes about how the answer was read, e.g. that the input-size limit was exceeded."""

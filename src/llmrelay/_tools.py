@@ -1,0 +1,168 @@
+"""`Tool`: what the model may call, built from a schema dict, a pydantic model or a typed function."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+JsonSchema: TypeAlias = Mapping[str, Any]
+ToolLike: TypeAlias = "Tool | Callable[..., Any] | type[Any] | Mapping[str, Any]"
+
+_EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool the model may call: a name, a description and a JSON schema for its arguments."""
+
+    name: str
+    """The name the model uses to call it."""
+    description: str = ""
+    """What the tool does, for the model."""
+    parameters: JsonSchema = field(default_factory=lambda: dict(_EMPTY_OBJECT))
+    """JSON schema of the arguments object."""
+    function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    """The Python function behind the tool, when it was built from one."""
+    model: type[Any] | None = field(default=None, compare=False, repr=False)
+    """The pydantic model behind the tool, when it was built from one."""
+
+    @cached_property
+    def validator(self) -> Validator:
+        """A JSON-schema validator for the arguments, built once per tool."""
+        from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
+
+        cls = validator_for(self.parameters)
+        return cast("Validator", cls(self.parameters))
+
+
+def to_tool(obj: ToolLike) -> Tool:
+    """Convert anything llmrelay accepts as a tool into a `Tool`.
+
+    Accepts a `Tool`; a JSON-schema dict `{"name", "description", "parameters"}` (Anthropic's
+    `input_schema` too); an OpenAI-style `{"type": "function", "function": {...}}` dict; a
+    pydantic model class; or a typed Python function (schema from its signature, descriptions
+    from its docstring).
+
+    Raises:
+        ConfigError: the object cannot be a tool, with what is wrong with it.
+    """
+    if isinstance(obj, Tool):
+        return obj
+    if isinstance(obj, Mapping):
+        return _from_mapping(cast("Mapping[str, Any]", obj))
+    if isinstance(obj, type) and hasattr(obj, "model_json_schema"):
+        return _from_pydantic_model(obj)
+    if callable(obj):
+        return _from_function(obj)
+    raise ConfigError(f"cannot make a tool from {obj!r}: expected a Tool, dict, pydantic model or function")
+
+
+def to_tools(objs: Sequence[ToolLike] | None) -> dict[str, Tool]:
+    """Convert a list of tool-likes into `Tool`s keyed by name; duplicate names are an error."""
+    tools: dict[str, Tool] = {}
+    for obj in objs or ():
+        tool = to_tool(obj)
+        if tool.name in tools:
+            raise ConfigError(f"two tools are named {tool.name!r}")
+        tools[tool.name] = tool
+    return tools
+
+
+def _from_mapping(spec: Mapping[str, Any]) -> Tool:
+    if spec.get("type") == "function" and isinstance(spec.get("function"), Mapping):
+        spec = spec["function"]
+    name = spec.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"tool definition has no 'name': {dict(spec)!r}")
+    parameters = spec.get("parameters", spec.get("input_schema", _EMPTY_OBJECT))
+    if not isinstance(parameters, Mapping):
+        raise ConfigError(f"tool {name!r}: 'parameters' must be a JSON schema object")
+    description = spec.get("description") or ""
+    return Tool(name=name, description=str(description), parameters=dict(parameters))
+
+
+def _from_pydantic_model(model: type[Any]) -> Tool:
+    schema = _drop_titles(model.model_json_schema())
+    description = schema.pop("description", None) or ""
+    return Tool(name=model.__name__, description=description, parameters=schema, model=model)
+
+
+def _from_function(function: Callable[..., Any]) -> Tool:
+    import pydantic  # Heavy import: only when a function is turned into a tool.
+
+    summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
+    hints = _type_hints(function)
+    fields: dict[str, Any] = {}
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        annotation = hints.get(parameter.name, Any)
+        default = ... if parameter.default is parameter.empty else parameter.default
+        fields[parameter.name] = (
+            annotation,
+            pydantic.Field(default, description=parameter_docs.get(parameter.name)),
+        )
+    name = getattr(function, "__name__", type(function).__name__)
+    model = pydantic.create_model(name, **fields)
+    schema = _drop_titles(model.model_json_schema())
+    schema.pop("description", None)
+    return Tool(name=name, description=summary, parameters=schema, function=function)
+
+
+def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:
+    import typing
+
+    try:
+        return typing.get_type_hints(function, include_extras=True)
+    except (NameError, TypeError) as exc:
+        raise ConfigError(f"cannot read the type hints of {function!r}: {exc}") from exc
+
+
+_SECTION = re.compile(r"^(Args|Arguments|Parameters|Returns|Raises|Yields|Examples?|Notes?):\s*$")
+_GOOGLE_ARG = re.compile(r"^\s{2,}(\*{0,2}\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+_SPHINX_ARG = re.compile(r"^:param\s+(?:[^:\s]+\s+)?(\w+):\s*(.*)$")
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google- or Sphinx-style docstring into its description and per-argument docs."""
+    description: list[str] = []
+    arguments: dict[str, str] = {}
+    section: str | None = None
+    current: str | None = None
+    for line in doc.splitlines():
+        if match := _SECTION.match(line.strip()):
+            section, current = match.group(1), None
+        elif match := _SPHINX_ARG.match(line.strip()):
+            current = match.group(1)
+            arguments[current] = match.group(2).strip()
+            section = "Sphinx"
+        elif section in ("Args", "Arguments", "Parameters") and (match := _GOOGLE_ARG.match(line)):
+            current = match.group(1).lstrip("*")
+            arguments[current] = match.group(2).strip()
+        elif section is not None and current is not None and line.strip():
+            arguments[current] = f"{arguments[current]} {line.strip()}".strip()
+        elif section is None:
+            description.append(line)
+    return "\n".join(description).strip(), arguments
+
+
+def _drop_titles(schema: Any) -> Any:
+    """Remove pydantic's generated `title` keys: noise to the model, and some providers reject them."""
+    if isinstance(schema, dict):
+        return {
+            key: _drop_titles(value)
+            for key, value in schema.items()
+            if not (key == "title" and isinstance(value, str))
+        }
+    if isinstance(schema, list):
+        return [_drop_titles(item) for item in schema]
+    return schema

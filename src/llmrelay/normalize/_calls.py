@@ -1,0 +1,253 @@
+"""Read tool calls out of decoded JSON values, whatever shape and field names the model used.
+
+Strategies find *where* a call is written (a tag, a special token, a fence, the whole output);
+this module decides *what* a decoded JSON value means: an envelope, one call, a list of calls,
+an OpenAI/Gemini/Anthropic wire object, seed 003's action contract, or just data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._envelope import ModelError, RejectedCall
+from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from ._types import Candidate, Parsed
+
+# Field-name variants seen in the wild, in order of preference.
+_NAME_KEYS = ("name", "tool_name", "tool", "function_name", "function", "recipient_name")
+_ARG_KEYS = ("arguments", "parameters", "params", "args", "input", "argument")
+_ID_KEYS = ("id", "call_id", "tool_call_id")
+# Keys that may sit beside a call without making it something else.
+_NEUTRAL_KEYS = frozenset({"type", "index", *_ID_KEYS})
+# A `type` value that says "this object is a call".
+_CALL_TYPES = frozenset({"function", "tool_call", "tool_use", "function_call", "action", "tool"})
+# Keys of a tool *definition* or a JSON schema: an object with these is never a call.
+_DEFINITION_KEYS = frozenset({"description", "input_schema", "properties", "required", "strict"})
+# A name with spaces or punctuation is prose or data, not a tool ("Alice Smith").
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_][\w.\-:/]{0,127}", re.ASCII)
+_ENVELOPE_CALL_KEYS = ("toolCalls", "tool_calls", "calls", "function_calls")
+_ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
+
+CallReading = Candidate | RejectedCall
+
+
+def is_tool_name(value: object) -> bool:
+    """Whether a value can be a tool name (a short identifier-like string)."""
+    return isinstance(value, str) and _TOOL_NAME.fullmatch(value) is not None
+
+
+def decode_arguments(value: object) -> dict[str, Any]:
+    """Turn an arguments value into a dict: dicts pass, JSON strings are decoded, None is `{}`.
+
+    Raises:
+        LenientJSONError: a string that is not JSON (`TruncatedJSONError` when it was cut off).
+        TypeError: a value that is not an object.
+    """
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, str):
+        if not value.strip():
+            return {}
+        decoded = loads_lenient(value)
+        if decoded is None:
+            return {}
+        if isinstance(decoded, Mapping):
+            return dict(decoded)
+        raise TypeError(f"arguments must be a JSON object, got {type(decoded).__name__}")
+    raise TypeError(f"arguments must be a JSON object, got {type(value).__name__}")
+
+
+def call_from_parts(
+    name: str, raw_arguments: object, *, call_id: str | None = None, explicit: bool = True
+) -> CallReading:
+    """Build a call from a name and arguments in any encoding, or a rejection saying why not."""
+    try:
+        arguments = decode_arguments(raw_arguments)
+    except TruncatedJSONError as exc:
+        return RejectedCall(
+            name, raw_arguments, f"tool call '{name}': arguments were cut off ({exc})", "truncated", call_id
+        )
+    except (LenientJSONError, TypeError) as exc:
+        return RejectedCall(
+            name, raw_arguments, f"tool call '{name}': arguments are not a JSON object ({exc})", "malformed", call_id
+        )
+    return Candidate(name, arguments, call_id, explicit)
+
+
+def read_call(obj: object, *, explicit: bool, require_arguments: bool = False) -> CallReading | None:
+    """Read one call object in any of the known shapes, or None if `obj` is not call-shaped.
+
+    Args:
+        obj: a decoded JSON value.
+        explicit: whether it came from an explicit tool-call construct (see `Candidate.explicit`).
+            Outside one (a JSON object found in prose) extra keys make the object data, not a call.
+        require_arguments: whether a generic `name` key needs an arguments key beside it. A bare
+            `{"name": "Alice"}` is data; `{"tool_name": "get_time"}` is still a call.
+    """
+    if not isinstance(obj, Mapping) or _DEFINITION_KEYS.intersection(obj):
+        return None
+    for wrapper in ("function_call", "functionCall", "tool_call", "toolCall"):
+        inner = obj.get(wrapper)
+        if isinstance(inner, Mapping) and len(obj) == 1:
+            return read_call(inner, explicit=explicit)
+    function = obj.get("function")
+    if isinstance(function, Mapping):
+        # OpenAI wire shape: {"id", "type": "function", "function": {"name", "arguments": "<json>"}}.
+        if set(obj) - _NEUTRAL_KEYS - {"function"} or _DEFINITION_KEYS.intersection(function):
+            return None
+        name = function.get("name")
+        if not is_tool_name(name):
+            return None
+        raw_arguments = next((function[k] for k in _ARG_KEYS if k in function), None)
+        return call_from_parts(str(name), raw_arguments, call_id=_read_id(obj), explicit=explicit)
+    return _read_flat_call(obj, explicit=explicit, require_arguments=require_arguments)
+
+
+def _read_flat_call(obj: Mapping[str, Any], *, explicit: bool, require_arguments: bool) -> CallReading | None:
+    call_type = obj.get("type")
+    if call_type is not None and call_type not in _CALL_TYPES:
+        return None
+    name_key = next((k for k in _NAME_KEYS if is_tool_name(obj.get(k))), None)
+    if name_key is None:
+        return None
+    arg_key = next((k for k in _ARG_KEYS if k in obj), None)
+    if arg_key is None and name_key == "name" and require_arguments and call_type is None:
+        return None
+    extras = set(obj) - _NEUTRAL_KEYS - {name_key} - ({arg_key} if arg_key else set())
+    if extras and not explicit:
+        return None
+    if arg_key == "parameters" and _looks_like_schema(obj[arg_key]):
+        return None
+    raw_arguments = obj[arg_key] if arg_key else None
+    return call_from_parts(obj[name_key], raw_arguments, call_id=_read_id(obj), explicit=explicit)
+
+
+def _looks_like_schema(value: object) -> bool:
+    return isinstance(value, Mapping) and value.get("type") == "object" and "properties" in value
+
+
+def _read_id(obj: Mapping[str, Any]) -> str | None:
+    for key in _ID_KEYS:
+        value = obj.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+    return None
+
+
+def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed | None:
+    """Say what a decoded JSON value means as a model answer, or None if it is only data.
+
+    Args:
+        value: the decoded JSON.
+        explicit: whether the JSON was the model's whole answer (or in an explicit construct).
+        text: prose that surrounded the JSON, kept as the answer's content.
+    """
+    if isinstance(value, list):
+        return _interpret_list(value, explicit=explicit, text=text)
+    if not isinstance(value, Mapping):
+        return None
+    for interpret in (_interpret_envelope, _interpret_gemini, _interpret_error):
+        parsed = interpret(value, explicit=explicit, text=text)
+        if parsed is not None:
+            return parsed
+    reading = read_call(value, explicit=explicit, require_arguments=True)
+    if reading is None:
+        return None
+    return _parsed_from_readings([reading], text=text)
+
+
+def _interpret_envelope(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+    calls_key = next((k for k in _ENVELOPE_CALL_KEYS if isinstance(obj.get(k), list)), None)
+    more_key = next((k for k in _ENVELOPE_MORE_KEYS if k in obj), None)
+    if calls_key is None and more_key is None:
+        return None
+    if calls_key in ("calls", "function_calls") and more_key is None and not explicit:
+        return None  # Too generic a key to trust inside prose without the rest of the envelope.
+    readings: list[CallReading] = []
+    for item in obj.get(calls_key, []) if calls_key else []:
+        reading = read_call(item, explicit=True)
+        readings.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
+    content = obj.get("content")
+    content_text = content if isinstance(content, str) else ""
+    parsed = _parsed_from_readings(readings, text=_join_text(text, content_text))
+    return Parsed(parsed.calls, parsed.text, _read_bool(obj.get(more_key)) if more_key else None, parsed.rejected)
+
+
+def _interpret_gemini(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+    """A Gemini response, candidate content, or `parts` list written out as text."""
+    candidates = obj.get("candidates")
+    if isinstance(candidates, list) and candidates and isinstance(candidates[0], Mapping):
+        obj = candidates[0].get("content") or {}
+    parts = obj.get("parts") if isinstance(obj, Mapping) else None
+    if not isinstance(parts, list) or not any(isinstance(p, Mapping) and "functionCall" in p for p in parts):
+        return None
+    return _interpret_parts(parts, explicit=explicit, text=text)
+
+
+def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed | None:
+    readings: list[CallReading] = []
+    texts = [text] if text else []
+    for part in parts:
+        if not isinstance(part, Mapping):
+            return None
+        if isinstance(part.get("text"), str) and not part.get("thought"):
+            texts.append(part["text"])
+        elif "functionCall" in part:
+            reading = read_call(part["functionCall"], explicit=explicit)
+            if reading is None:
+                return None
+            readings.append(reading)
+    return _parsed_from_readings(readings, text=_join_text(*texts))
+
+
+def _interpret_error(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+    """Seed 003's `{"type": "error", "code": ..., "message": ...}`: reported, not a call."""
+    if obj.get("type") != "error" or not isinstance(obj.get("message"), str):
+        return None
+    if set(obj) - {"type", "code", "message"}:
+        return None
+    code = obj.get("code")
+    return Parsed(text=text, error=ModelError(code if isinstance(code, str) else None, obj["message"]))
+
+
+def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | None:
+    """A JSON array of calls (xLAM, Granite, `<function_calls>[…]`) or of Gemini parts."""
+    if not items:
+        return None
+    if all(isinstance(p, Mapping) and ("functionCall" in p or "text" in p) for p in items):
+        parsed = _interpret_parts(items, explicit=explicit, text=text)
+        if parsed is not None and (parsed.calls or parsed.rejected):
+            return parsed
+    readings = [read_call(item, explicit=explicit, require_arguments=True) for item in items]
+    if any(r is None for r in readings):
+        return None  # A list with anything but calls in it is data.
+    return _parsed_from_readings([r for r in readings if r is not None], text=text)
+
+
+def _parsed_from_readings(readings: list[CallReading], *, text: str) -> Parsed:
+    calls = [r for r in readings if isinstance(r, Candidate)]
+    rejected = [r for r in readings if isinstance(r, RejectedCall)]
+    return Parsed(calls=calls, text=text, rejected=rejected)
+
+
+def _read_bool(value: object) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return None
+
+
+def _join_text(*parts: str) -> str:
+    return "\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def _preview(value: object, limit: int = 80) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."

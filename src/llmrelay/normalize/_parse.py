@@ -1,0 +1,100 @@
+"""`parse_response`: any text a model wrote -> one `Completion`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._envelope import Completion, RejectedCall, ToolCall
+from .._tools import Tool, ToolLike, to_tools
+from .._validation import check_arguments
+from ._registry import strategies as registered_strategies
+from ._types import Candidate, Parsed, Strategy
+
+DEFAULT_MAX_CHARS = 10_000_000
+"""Inputs longer than this are not searched for tool calls (see `parse_response`)."""
+
+
+def parse_response(
+    text: str,
+    tools: Sequence[ToolLike] | None = None,
+    *,
+    strict: bool = False,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    strategies: Sequence[Strategy] | None = None,
+) -> Completion:
+    """Read a model's answer into the canonical envelope, whatever format it used.
+
+    Never raises on a `str`. The strategies are tried in order, most specific first, and the
+    first that recognises its format wins. With `tools`, a call to an unknown tool or with
+    arguments that fail the tool's schema goes to `rejected` with the reason, never to
+    `tool_calls`. With `strict=True`, only calls in an explicit tool-call construct count: a
+    tool-shaped JSON object inside prose is rejected as `embedded`.
+
+    Args:
+        text: the model's answer.
+        tools: the tools offered to the model (anything `to_tool` accepts).
+        strict: accept only explicit tool-call constructs (seed 003's safety contract).
+        max_chars: inputs longer than this are returned as plain text, unsearched, with a warning.
+        strategies: the strategies to try instead of the registered ones.
+    """
+    if len(text) > max_chars:
+        warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
+        return Completion(content=text, raw=text, warnings=[warning])
+    parsed, format_name, warnings = _first_reading(text, registered_strategies() if strategies is None else strategies)
+    if parsed is None:
+        return Completion(content=text, raw=text, warnings=warnings)
+    accepted, rejected = _accept(parsed.calls, to_tools(tools) if tools is not None else None, strict)
+    rejected = list(parsed.rejected) + rejected
+    needs_more_work = parsed.needs_more_work
+    if needs_more_work is None and accepted:
+        needs_more_work = True
+    return Completion(
+        content=parsed.text,
+        tool_calls=accepted,
+        needs_more_work=needs_more_work,
+        rejected=rejected,
+        raw=text,
+        format=format_name,
+        error=parsed.error,
+        warnings=warnings,
+    )
+
+
+def _first_reading(text: str, strategies: Sequence[Strategy]) -> tuple[Parsed | None, str | None, list[str]]:
+    warnings: list[str] = []
+    for strategy in strategies:
+        try:
+            parsed = strategy.parse(text) if strategy.detect(text) else None
+        except Exception as exc:  # A broken (possibly user) strategy must not break the contract.
+            warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
+            continue
+        if parsed is not None:
+            return parsed, strategy.name, warnings
+    return None, None, warnings
+
+
+def _accept(
+    candidates: list[Candidate], tools: dict[str, Tool] | None, strict: bool
+) -> tuple[list[ToolCall], list[RejectedCall]]:
+    accepted: list[ToolCall] = []
+    rejected: list[RejectedCall] = []
+    for call in candidates:
+        if strict and not call.explicit:
+            reason = f"tool call '{call.name}' was only a tool-shaped JSON object inside prose (strict mode)"
+            rejected.append(RejectedCall(call.name, call.arguments, reason, "embedded", call.id))
+        elif tools is None:
+            accepted.append(ToolCall(call.name, call.arguments, call.id))
+        elif (tool := tools.get(call.name)) is None:
+            known = ", ".join(sorted(tools)) or "none"
+            reason = f"unknown tool '{call.name}' (available tools: {known})"
+            rejected.append(RejectedCall(call.name, call.arguments, reason, "unknown_tool", call.id))
+        else:
+            arguments, errors = check_arguments(tool, call.arguments)
+            if errors:
+                reason = f"invalid arguments for tool '{call.name}': " + "; ".join(errors)
+                rejected.append(
+                    RejectedCall(call.name, call.arguments, reason, "invalid_arguments", call.id, tuple(errors))
+                )
+            else:
+                accepted.append(ToolCall(call.name, arguments, call.id))
+    return accepted, rejected

@@ -1,0 +1,60 @@
+"""What a parsing strategy receives and returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from .._envelope import ModelError, RejectedCall
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A call read from the text, before it is checked against the tools."""
+
+    name: str
+    """The tool name as written."""
+    arguments: dict[str, Any]
+    """The decoded arguments."""
+    id: str | None = None
+    """The call id the model wrote, if any."""
+    explicit: bool = True
+    """True when the call sat in an explicit tool-call construct (markup, marker, envelope, or the
+    whole output); False for a tool-shaped JSON object found inside prose. Strict mode accepts
+    only explicit calls."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a strategy read from the text."""
+
+    calls: list[Candidate] = field(default_factory=list)
+    """Calls found, in the order written."""
+    text: str = ""
+    """The text for the user: the input with this format's markup removed."""
+    needs_more_work: bool | None = None
+    """Only when the answer stated it explicitly (an envelope's `needsMoreWork`)."""
+    rejected: list[RejectedCall] = field(default_factory=list)
+    """Calls this strategy found but could not read (malformed or truncated)."""
+    error: ModelError | None = None
+    """An error the model reported deliberately."""
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """One family of output formats.
+
+    `detect` is a cheap check (a substring or a short regex) that says whether `parse` is worth
+    running. `parse` returns None when the text is not in this format after all, so the next
+    strategy can try. Both are pure: text in, data out, no I/O and no global state.
+    """
+
+    name: str
+
+    def detect(self, text: str) -> bool:
+        """Return True when the text may be in this format."""
+        ...
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read the calls and the remaining text, or return None if this is not the format."""
+        ...

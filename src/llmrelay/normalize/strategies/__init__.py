@@ -1,0 +1,79 @@
+"""The built-in parsing strategies, one module per family of output formats."""
+
+from .._types import Strategy
+from .anthropic_xml import AnthropicInvoke
+from .command_r import CommandRAction
+from .deepseek import DeepSeekTokens
+from .embedded_json import EmbeddedJson
+from .fenced_json import FencedJson
+from .function_calls_json import XmlFunctionCalls
+from .functionary import Functionary
+from .glm import Glm45ArgKeys
+from .granite import GraniteToolCall
+from .harmony import Harmony
+from .hermes import HermesToolCall
+from .jamba import JambaToolCalls
+from .json_document import JsonDocument, LenientJsonDocument
+from .llama import LlamaPythonTag
+from .marker import ToolCallMarker
+from .mistral import MistralToolCalls
+from .phi4 import Phi4Functools
+from .pythonic import PythonicCalls
+from .qwen3_coder import Qwen3CoderXml
+from .special_tokens import SpecialTokenSections
+
+# Most specific first: a loose strategy must never see text a strict one can read.
+DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
+    # A whole answer that is valid JSON is read as JSON first, so markup quoted inside one of
+    # its strings (an envelope whose content explains `<tool_call>`) is never taken for a call.
+    JsonDocument(),
+    # Special tokens and model-specific markup: unambiguous delimiters, nested formats before
+    # the formats that wrap them (Qwen3-Coder and GLM bodies sit inside Hermes' <tool_call>).
+    Harmony(),
+    DeepSeekTokens(),
+    SpecialTokenSections(),
+    GraniteToolCall(),
+    LlamaPythonTag(),
+    MistralToolCalls(),
+    CommandRAction(),
+    Phi4Functools(),
+    AnthropicInvoke(),
+    Qwen3CoderXml(),
+    Glm45ArgKeys(),
+    Functionary(),
+    HermesToolCall(),
+    JambaToolCalls(),
+    XmlFunctionCalls(),
+    ToolCallMarker(),
+    # Loose JSON last, least specific last: malformed whole-answer JSON, a pythonic call list,
+    # JSON in a markdown fence, and finally a tool-shaped object somewhere in prose.
+    LenientJsonDocument(),
+    PythonicCalls(),
+    FencedJson(),
+    EmbeddedJson(),
+)
+
+__all__ = [
+    "DEFAULT_STRATEGIES",
+    "AnthropicInvoke",
+    "CommandRAction",
+    "DeepSeekTokens",
+    "EmbeddedJson",
+    "FencedJson",
+    "Functionary",
+    "Glm45ArgKeys",
+    "GraniteToolCall",
+    "Harmony",
+    "HermesToolCall",
+    "JambaToolCalls",
+    "JsonDocument",
+    "LenientJsonDocument",
+    "LlamaPythonTag",
+    "MistralToolCalls",
+    "Phi4Functools",
+    "PythonicCalls",
+    "Qwen3CoderXml",
+    "SpecialTokenSections",
+    "ToolCallMarker",
+    "XmlFunctionCalls",
+]

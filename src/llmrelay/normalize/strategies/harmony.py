@@ -1,0 +1,19 @@
+"""Stub for the Harmony strategy: not written yet."""
+
+from __future__ import annotations
+
+from .._types import Parsed
+
+
+class Harmony:
+    """Not written yet: recognises nothing."""
+
+    name = "harmony"
+
+    def detect(self, text: str) -> bool:
+        """Return False: this stub recognises nothing."""
+        return False
+
+    def parse(self, text: str) -> Parsed | None:
+        """Return None: this stub recognises nothing."""
+        return None

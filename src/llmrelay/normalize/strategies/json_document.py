@@ -1,0 +1,70 @@
+"""The whole answer is one JSON value: an envelope, a call, a list of calls, or data.
+
+Covers the clean envelope (`{"toolCalls": [...], "content": "...", "needsMoreWork": true}` and
+snake_case `tool_calls`/`needs_more_work`), a bare call (`{"name": ..., "arguments": ...}`, Llama
+3.x JSON `{"name": ..., "parameters": ...}`, seed 001's `tool_name`/`parameters`), seed 003's
+`{"type": "action", "tool", "args"}` and `{"type": "error", ...}`, xLAM's JSON array of calls,
+llama.cpp's `{"tool_call": {...}}`, Gemini `functionCall` parts, the legacy OpenAI
+`{"function_call": {...}}` and the OpenAI wire shape with JSON-encoded `arguments`. What each
+shape means lives in `_calls.interpret_json`; this module only decides the text is one JSON value.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .._calls import interpret_json
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._types import Parsed
+from ..._envelope import RejectedCall
+
+_OPENERS = ("{", "[")
+
+
+class JsonDocument:
+    """The answer is exactly one valid JSON value (the fast path: one `json.loads`)."""
+
+    name = "json_document"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the stripped text starts with `{` or `[`."""
+        return text.lstrip()[:1] in _OPENERS
+
+    def parse(self, text: str) -> Parsed | None:
+        """Decode strictly; a JSON answer that is not tool-shaped is data, kept as plain text."""
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        parsed = interpret_json(value, explicit=True)
+        # Valid JSON that is not tool-shaped is a data answer: claim it so that no later, looser
+        # strategy goes looking for calls inside its strings.
+        return parsed if parsed is not None else Parsed(text=text)
+
+
+class LenientJsonDocument:
+    """The answer is one JSON value written the way models get it wrong (see `loads_lenient`)."""
+
+    name = "lenient_json_document"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the stripped text starts with `{` or `[`."""
+        return text.lstrip()[:1] in _OPENERS
+
+    def parse(self, text: str) -> Parsed | None:
+        """Decode leniently; a truncated envelope or call is reported, not guessed at."""
+        try:
+            value = loads_lenient(text)
+        except TruncatedJSONError as exc:
+            if not _looks_tool_shaped(text):
+                return None
+            reason = f"the answer is a JSON tool call cut off before its end ({exc})"
+            return Parsed(text=text, rejected=[RejectedCall(None, text, reason, "truncated")])
+        except LenientJSONError:
+            return None
+        return interpret_json(value, explicit=True)
+
+
+def _looks_tool_shaped(text: str) -> bool:
+    head = text[:2000]
+    return any(key in head for key in ('"toolCalls"', '"tool_calls"', '"name"', '"tool_name"', '"function"', "'name'"))

@@ -1,0 +1,19 @@
+"""Stub for the Qwen3CoderXml strategy: not written yet."""
+
+from __future__ import annotations
+
+from .._types import Parsed
+
+
+class Qwen3CoderXml:
+    """Not written yet: recognises nothing."""
+
+    name = "qwen3_coder"
+
+    def detect(self, text: str) -> bool:
+        """Return False: this stub recognises nothing."""
+        return False
+
+    def parse(self, text: str) -> Parsed | None:
+        """Return None: this stub recognises nothing."""
+        return None

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from llmrelay.normalize import reset_strategies
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never reach the network: opening a socket to anything is an error."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("tests must not open network connections")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _builtin_strategies() -> Iterator[None]:
+    """A test that registers a strategy does not leak it into the next test."""
+    reset_strategies()
+    yield
+    reset_strategies()
