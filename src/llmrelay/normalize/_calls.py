@@ -111,6 +111,8 @@ def _read_flat_call(obj: Mapping[str, Any], *, explicit: bool, require_arguments
     call_type = obj.get("type")
     if call_type is not None and call_type not in _CALL_TYPES:
         return None
+    # Seed 003: `"type": "action"` is the explicit discriminator of a call, wherever it is written.
+    explicit = explicit or call_type == "action"
     name_key = next((k for k in _NAME_KEYS if is_tool_name(obj.get(k))), None)
     if name_key is None:
         return None

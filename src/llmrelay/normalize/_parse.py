@@ -48,8 +48,11 @@ def parse_response(
     needs_more_work = parsed.needs_more_work
     if needs_more_work is None and accepted:
         needs_more_work = True
+    content = parsed.text
+    if strict and parsed.strict_text is not None and any(not c.explicit for c in parsed.calls):
+        content = parsed.strict_text
     return Completion(
-        content=parsed.text,
+        content=content,
         tool_calls=accepted,
         needs_more_work=needs_more_work,
         rejected=rejected,

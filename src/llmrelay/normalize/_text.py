@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+from ._types import Parsed
 
 
 def cut_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -19,3 +21,17 @@ def cut_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
         position = end
     pieces.append(text[position:])
     return "\n".join(stripped for piece in pieces if (stripped := piece.strip()))
+
+
+def content_around(text: str, found: Sequence[tuple[tuple[int, int], Parsed]], *, keep_examples: bool = False) -> str:
+    """The content of an answer in which each span of `found` was read as JSON.
+
+    The prose around the spans comes first, then each reading's own text (an envelope's
+    `content`). With `keep_examples`, spans whose calls are all non-explicit (a call quoted in
+    prose) stay in the prose: that is the content strict mode shows.
+    """
+    cut = [(span, p) for span, p in found if not (keep_examples and p.calls and not any(c.explicit for c in p.calls))]
+    if not cut:
+        return text
+    texts = [cut_spans(text, [span for span, _ in cut]), *(p.text for _, p in cut)]
+    return "\n".join(t for t in texts if t)

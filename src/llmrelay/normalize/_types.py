@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .._envelope import ModelError, RejectedCall
@@ -38,6 +39,27 @@ class Parsed:
     """Calls this strategy found but could not read (malformed or truncated)."""
     error: ModelError | None = None
     """An error the model reported deliberately."""
+    strict_text: str | None = None
+    """The content to use in strict mode, when it differs from `text`: the same answer with the
+    non-explicit calls (tool-shaped JSON quoted in prose) left in place, since strict mode does
+    not take them for calls."""
+
+    @property
+    def found_anything(self) -> bool:
+        """Whether this reading is about tools at all: calls, rejections, an error or a stated flag."""
+        return bool(self.calls or self.rejected or self.error or self.needs_more_work is not None)
+
+    @classmethod
+    def combine(cls, readings: Sequence[Parsed], *, text: str, strict_text: str | None = None) -> Parsed:
+        """Merge the readings of several blocks of one answer, in order, under one content."""
+        return cls(
+            calls=[c for p in readings for c in p.calls],
+            text=text,
+            needs_more_work=next((p.needs_more_work for p in readings if p.needs_more_work is not None), None),
+            rejected=[r for p in readings for r in p.rejected],
+            error=next((p.error for p in readings if p.error is not None), None),
+            strict_text=strict_text,
+        )
 
 
 @runtime_checkable

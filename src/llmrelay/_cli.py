@@ -1,0 +1,72 @@
+"""The `llmrelay` command line: `llmrelay parse [FILE]` shows what llmrelay makes of a model's output."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ._envelope import Completion
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    handler: Any = args.handler
+    return int(handler(args))
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="llmrelay", description="Call any LLM with tools; one canonical answer.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parse = commands.add_parser(
+        "parse",
+        help="print the envelope llmrelay reads from a model's output",
+        description="Read a model's raw output (FILE, or stdin) and print the normalized envelope as JSON.",
+    )
+    parse.add_argument("file", nargs="?", type=Path, help="a file holding the model's output (default: stdin)")
+    parse.add_argument("--tools", type=Path, help="a JSON file with a list of tool definitions to validate against")
+    parse.add_argument("--strict", action="store_true", help="accept only explicit tool-call constructs")
+    parse.set_defaults(handler=_parse_command)
+    return parser
+
+
+def _parse_command(args: argparse.Namespace) -> int:
+    from .errors import ConfigError
+    from .normalize import parse_response
+
+    try:
+        text = args.file.read_text(encoding="utf-8") if args.file else sys.stdin.read()
+        tools = _load_tools(args.tools) if args.tools else None
+        result = parse_response(text, tools=tools, strict=args.strict)
+    except (OSError, ValueError, ConfigError) as exc:
+        print(f"llmrelay parse: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(envelope_as_dict(result), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _load_tools(path: Path) -> list[Any]:
+    tools = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(tools, dict):
+        tools = [tools]
+    if not isinstance(tools, list):
+        raise ValueError(f"{path}: expected a JSON list of tool definitions")
+    return tools
+
+
+def envelope_as_dict(result: Completion) -> dict[str, Any]:
+    """The envelope as plain JSON-ready data (the shape `llmrelay parse` prints)."""
+    return dataclasses.asdict(result)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

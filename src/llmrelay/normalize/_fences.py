@@ -1,0 +1,52 @@
+"""Find markdown code fences (```lang … ```) in linear time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# The info string after the opening backticks: an optional language tag, then the line break.
+# A one-line fence (```{"a": 1}```) has no tag and its body starts right away.
+_INFO = re.compile(r"[ \t]*([A-Za-z][\w+.-]*)?[ \t]*\n?")
+JSON_LANGUAGES = frozenset({"", "json", "jsonc", "json5", "javascript", "js", "tool_call", "tool_code", "tool_calls"})
+
+
+@dataclass(frozen=True)
+class Fence:
+    """One fenced block: where it is, its language tag, and where its body is."""
+
+    start: int
+    """Offset of the opening backticks."""
+    end: int
+    """Offset just past the closing backticks (or the end of the text when unclosed)."""
+    language: str
+    """The info string's first word, lower-cased ("" when none)."""
+    body_start: int
+    body_end: int
+    closed: bool
+    """False when the text ended before the closing fence."""
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the tag allows JSON (no tag, json, js, tool_call…)."""
+        return self.language in JSON_LANGUAGES
+
+
+def iter_fences(text: str) -> Iterator[Fence]:
+    """Yield the fenced blocks of `text` in order; the last one may be unclosed.
+
+    Each search starts where the previous block ended, so the scan is linear: a text that is one
+    megabyte of backticks is read once.
+    """
+    position = 0
+    while (start := text.find("```", position)) != -1:
+        info = _INFO.match(text, start + 3)
+        assert info is not None  # The pattern can match the empty string.
+        body_start = info.end()
+        close = text.find("```", body_start)
+        if close == -1:
+            yield Fence(start, len(text), (info.group(1) or "").lower(), body_start, len(text), closed=False)
+            return
+        yield Fence(start, close + 3, (info.group(1) or "").lower(), body_start, close, closed=True)
+        position = close + 3

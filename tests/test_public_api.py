@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import llmrelay
+
+
+def test_all_is_sorted_and_complete() -> None:
+    public = {name for name in dir(llmrelay) if not name.startswith("_")}
+    submodules = {"errors", "normalize"}  # packages users may import from directly
+    assert llmrelay.__all__ == sorted(llmrelay.__all__)
+    assert public - submodules == set(llmrelay.__all__)
+
+
+def test_public_classes_say_llmrelay_in_tracebacks() -> None:
+    for name in ("Completion", "ToolCall", "RejectedCall", "Tool", "ConfigError"):
+        assert getattr(llmrelay, name).__module__ == "llmrelay"
+
+
+def test_import_is_light() -> None:
+    """`import llmrelay` loads no provider SDK and none of the heavy libraries it uses lazily."""
+    code = "import sys, json, llmrelay; print(json.dumps(sorted(sys.modules)))"
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
+    heavy = {"openai", "anthropic", "google.genai", "groq", "httpx", "httpx2", "pydantic", "jsonschema", "yaml"}
+    assert heavy.isdisjoint(loaded), heavy & loaded
