@@ -1,19 +1,144 @@
-"""Stub for the SpecialTokenSections strategy: not written yet."""
+"""Kimi K2's tool-call special tokens, and the generic `<|tool_call_begin|>` markers of the seeds.
+
+Kimi K2 writes a section of calls, each headed `functions.NAME:IDX` (shape learned from vLLM's
+`kimi_k2_tool_parser.py`, SGLang's `kimik2_detector.py` and the model's chat template)::
+
+    Let me check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0
+    <|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>
+
+The name is NAME; the whole header is kept as the call's id, because Kimi expects it back with
+the tool's result. Seeds 000 and 004 use the same tokens with a JSON call, or only a name, inside::
+
+    <|tool_calls_section_begin|><|tool_call_begin|>{"name": "test", "arguments": {}}<|tool_call_end|>...
+    <|tool_call_begin|>read_file<|tool_call_end|>                   (no arguments: `{}`)
+
+The section tokens are optional. A call whose `<|tool_call_end|>` is missing runs to the next
+token or the end of the text. An unclosed `<|tool_call_begin|>` followed by prose is a mention of
+the token, not a call. DeepSeek's look-alike tokens (fullwidth bars, `▁`) are `DeepSeekTokens`'.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, call_from_parts, is_tool_name, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._text import cut_spans
+from .._types import Candidate, Parsed
+
+_SECTION_BEGIN = "<|tool_calls_section_begin|>"
+_SECTION_END = "<|tool_calls_section_end|>"
+_CALL_BEGIN = "<|tool_call_begin|>"
+_CALL_END = "<|tool_call_end|>"
+_ARGUMENTS = "<|tool_call_argument_begin|>"
+# Every token that ends a call's body; the argument token lives inside one.
+# No model writes more calls than this in one answer; past it the input is hostile, and reading
+# every body would take seconds. The rest is reported as one rejection, not read.
+_MAX_CALLS = 1_000
+_TOKEN = re.compile(r"(<\|tool_call(?:s_section_begin|s_section_end|_begin|_end)\|>)")
 
 
 class SpecialTokenSections:
-    """Not written yet: recognises nothing."""
+    """`<|tool_call_begin|>…<|tool_call_end|>` calls, optionally inside a calls section (Kimi K2)."""
 
     name = "special_tokens"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: the call-begin token occurs."""
+        return _CALL_BEGIN in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
+        """Read every call between the tokens; None when no call was attempted."""
+        # One C-speed split instead of a match object per token: hostile inputs repeat tokens.
+        parts = _TOKEN.split(text)  # text, token, text, token, …, text
+        spans: list[tuple[int, int]] = []
+        readings: list[CallReading] = []
+        position, index, in_section = len(parts[0]), 1, False
+        while index < len(parts):
+            token, body = parts[index], parts[index + 1]
+            start, index = position, index + 2
+            position += len(token) + len(body)
+            if token != _CALL_BEGIN:
+                in_section = token == _SECTION_BEGIN or (in_section and token != _SECTION_END)
+                spans.append((start, start + len(token)))
+                continue
+            if len(readings) >= _MAX_CALLS:
+                readings.append(_too_many(start))
+                spans.append((start, len(text)))
+                break
+            closed = index < len(parts) and parts[index] == _CALL_END
+            reading = _read_body(body, closed=closed, in_section=in_section) if body else None
+            if reading is None:
+                spans.append((start, start + len(token)))  # A mention of the token: keep the prose after it.
+                continue
+            readings.extend(reading)
+            if closed:  # Cut the end token too; the text after it is prose again.
+                end_token, after = parts[index], parts[index + 1]
+                spans.append((start, position + len(end_token)))
+                position += len(end_token) + len(after)
+                index += 2
+            else:
+                spans.append((start, position))
+        if not readings:
+            return None
+        return Parsed(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text=cut_spans(text, spans),
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
+
+
+def _read_body(body: str, *, closed: bool, in_section: bool) -> list[CallReading] | None:
+    """Read one call's body, or None when it is prose around a mention of the tokens.
+
+    A body with arguments or JSON is a call. A bare name is one when the tokens hug it
+    (`<|tool_call_begin|>read_file<|tool_call_end|>`) or a calls section surrounds it; otherwise
+    "put calls between <|tool_call_begin|> and <|tool_call_end|>" would call `and`.
+    """
+    if _ARGUMENTS in body:
+        header, _, arguments = body.partition(_ARGUMENTS)
+        return [_named_call(header.strip(), arguments.strip())]
+    stripped = body.strip()
+    if stripped.startswith(("{", "[")):
+        return _json_calls(stripped)
+    if not closed or not (in_section or body == stripped):
         return None
+    if is_tool_name(stripped):
+        return [_named_call(stripped, "")]
+    reason = f"the text between {_CALL_BEGIN} and {_CALL_END} is not a tool call"
+    return [RejectedCall(None, body, reason, "malformed")]
+
+
+def _too_many(offset: int) -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest, from offset {offset}, was not read"
+    return RejectedCall(None, None, reason, "malformed")
+
+
+def _named_call(header: str, arguments: str) -> CallReading:
+    name = _name_in_header(header)
+    if not is_tool_name(name):
+        return RejectedCall(None, arguments, f"no tool name in the call header {header!r}", "malformed")
+    # Kimi's `functions.NAME:IDX` header is its call id; a bare name carries none.
+    call_id = header if header != name else None
+    return call_from_parts(name, arguments, call_id=call_id)
+
+
+def _name_in_header(header: str) -> str:
+    """`functions.get_weather:0` -> `get_weather`; the namespace and the index are both optional."""
+    name = header.removeprefix("functions.")
+    base, colon, index = name.rpartition(":")
+    return base if colon and index.isdigit() else name
+
+
+def _json_calls(body: str) -> list[CallReading]:
+    """A JSON call (seed 000's form), or a list of them."""
+    try:
+        value = loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return [RejectedCall(None, body, f"the call after {_CALL_BEGIN} was cut off ({exc})", "truncated")]
+    except LenientJSONError as exc:
+        return [RejectedCall(None, body, f"the call after {_CALL_BEGIN} is not readable JSON ({exc})", "malformed")]
+    items = value if isinstance(value, list) else [value]
+    reason = f"the JSON after {_CALL_BEGIN} is not a tool call (no tool name)"
+    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
