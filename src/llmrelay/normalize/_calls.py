@@ -35,7 +35,10 @@ CallReading = Candidate | RejectedCall
 
 def is_tool_name(value: object) -> bool:
     """Whether a value can be a tool name (a short identifier-like string)."""
-    return isinstance(value, str) and _TOOL_NAME.fullmatch(value) is not None
+    if not isinstance(value, str):
+        return False
+    # `isidentifier` is the cheap test that settles the usual case ("get_weather").
+    return (value.isidentifier() and len(value) <= 128) or _TOOL_NAME.fullmatch(value) is not None
 
 
 def decode_arguments(value: object) -> dict[str, Any]:
@@ -47,7 +50,7 @@ def decode_arguments(value: object) -> dict[str, Any]:
     """
     if value is None:
         return {}
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return dict(value)
     if isinstance(value, str):
         if not value.strip():
@@ -88,14 +91,18 @@ def read_call(obj: object, *, explicit: bool, require_arguments: bool = False) -
         require_arguments: whether a generic `name` key needs an arguments key beside it. A bare
             `{"name": "Alice"}` is data; `{"tool_name": "get_time"}` is still a call.
     """
-    if not isinstance(obj, Mapping) or _DEFINITION_KEYS.intersection(obj):
+    if not isinstance(obj, dict):
+        return None
+    if len(obj) == 2 and type(arguments := obj.get("arguments")) is dict and is_tool_name(name := obj.get("name")):
+        return Candidate(name, arguments, None, explicit)  # The canonical shape, read without the search below.
+    if _DEFINITION_KEYS.intersection(obj):
         return None
     for wrapper in ("function_call", "functionCall", "tool_call", "toolCall"):
         inner = obj.get(wrapper)
-        if isinstance(inner, Mapping) and len(obj) == 1:
+        if isinstance(inner, dict) and len(obj) == 1:
             return read_call(inner, explicit=explicit)
     function = obj.get("function")
-    if isinstance(function, Mapping):
+    if isinstance(function, dict):
         # OpenAI wire shape: {"id", "type": "function", "function": {"name", "arguments": "<json>"}}.
         if set(obj) - _NEUTRAL_KEYS - {"function"} or _DEFINITION_KEYS.intersection(function):
             return None
@@ -107,7 +114,7 @@ def read_call(obj: object, *, explicit: bool, require_arguments: bool = False) -
     return _read_flat_call(obj, explicit=explicit, require_arguments=require_arguments)
 
 
-def _read_flat_call(obj: Mapping[str, Any], *, explicit: bool, require_arguments: bool) -> CallReading | None:
+def _read_flat_call(obj: dict[str, Any], *, explicit: bool, require_arguments: bool) -> CallReading | None:
     call_type = obj.get("type")
     if call_type is not None and call_type not in _CALL_TYPES:
         return None
@@ -129,10 +136,10 @@ def _read_flat_call(obj: Mapping[str, Any], *, explicit: bool, require_arguments
 
 
 def _looks_like_schema(value: object) -> bool:
-    return isinstance(value, Mapping) and value.get("type") == "object" and "properties" in value
+    return isinstance(value, dict) and value.get("type") == "object" and "properties" in value
 
 
-def _read_id(obj: Mapping[str, Any]) -> str | None:
+def _read_id(obj: dict[str, Any]) -> str | None:
     for key in _ID_KEYS:
         value = obj.get(key)
         if isinstance(value, str) and value:
@@ -152,7 +159,7 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
     """
     if isinstance(value, list):
         return _interpret_list(value, explicit=explicit, text=text)
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         return None
     for interpret in (_interpret_envelope, _interpret_gemini, _interpret_error):
         parsed = interpret(value, explicit=explicit, text=text)
@@ -164,30 +171,44 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
     return _parsed_from_readings([reading], text=text)
 
 
-def _interpret_envelope(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
-    calls_key = next((k for k in _ENVELOPE_CALL_KEYS if isinstance(obj.get(k), list)), None)
-    more_key = next((k for k in _ENVELOPE_MORE_KEYS if k in obj), None)
+def _interpret_envelope(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+    calls_key = more_key = None
+    for key in _ENVELOPE_CALL_KEYS:
+        if key in obj and isinstance(obj[key], list):
+            calls_key = key
+            break
+    for key in _ENVELOPE_MORE_KEYS:
+        if key in obj:
+            more_key = key
+            break
     if calls_key is None and more_key is None:
         return None
     if calls_key in ("calls", "function_calls") and more_key is None and not explicit:
         return None  # Too generic a key to trust inside prose without the rest of the envelope.
-    readings: list[CallReading] = []
-    for item in obj.get(calls_key, []) if calls_key else []:
+    calls: list[Candidate] = []
+    rejected: list[RejectedCall] = []
+    for item in obj[calls_key] if calls_key else ():
         reading = read_call(item, explicit=True)
-        readings.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
+        if isinstance(reading, Candidate):
+            calls.append(reading)
+        else:
+            rejected.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
     content = obj.get("content")
-    content_text = content if isinstance(content, str) else ""
-    parsed = _parsed_from_readings(readings, text=_join_text(text, content_text))
-    return Parsed(parsed.calls, parsed.text, _read_bool(obj.get(more_key)) if more_key else None, parsed.rejected)
+    if isinstance(content, str) and text:
+        content = _join_text(text, content)
+    elif not isinstance(content, str):
+        content = text.strip()
+    stated = _read_bool(obj[more_key]) if more_key else None
+    return Parsed(calls, content, stated, rejected)
 
 
-def _interpret_gemini(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+def _interpret_gemini(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
     """A Gemini response, candidate content, or `parts` list written out as text."""
     candidates = obj.get("candidates")
-    if isinstance(candidates, list) and candidates and isinstance(candidates[0], Mapping):
+    if isinstance(candidates, list) and candidates and isinstance(candidates[0], dict):
         obj = candidates[0].get("content") or {}
-    parts = obj.get("parts") if isinstance(obj, Mapping) else None
-    if not isinstance(parts, list) or not any(isinstance(p, Mapping) and "functionCall" in p for p in parts):
+    parts = obj.get("parts") if isinstance(obj, dict) else None
+    if not isinstance(parts, list) or not any(isinstance(p, dict) and "functionCall" in p for p in parts):
         return None
     return _interpret_parts(parts, explicit=explicit, text=text)
 
@@ -196,7 +217,7 @@ def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed |
     readings: list[CallReading] = []
     texts = [text] if text else []
     for part in parts:
-        if not isinstance(part, Mapping):
+        if not isinstance(part, dict):
             return None
         if isinstance(part.get("text"), str) and not part.get("thought"):
             texts.append(part["text"])
@@ -208,7 +229,7 @@ def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed |
     return _parsed_from_readings(readings, text=_join_text(*texts))
 
 
-def _interpret_error(obj: Mapping[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+def _interpret_error(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
     """Seed 003's `{"type": "error", "code": ..., "message": ...}`: reported, not a call."""
     if obj.get("type") != "error" or not isinstance(obj.get("message"), str):
         return None
@@ -222,7 +243,7 @@ def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | 
     """A JSON array of calls (xLAM, Granite, `<function_calls>[…]`) or of Gemini parts."""
     if not items:
         return None
-    if all(isinstance(p, Mapping) and ("functionCall" in p or "text" in p) for p in items):
+    if all(isinstance(p, dict) and ("functionCall" in p or "text" in p) for p in items):
         parsed = _interpret_parts(items, explicit=explicit, text=text)
         if parsed is not None and (parsed.calls or parsed.rejected):
             return parsed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._envelope import Completion, RejectedCall, ToolCall
+from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._registry import strategies as registered_strategies
@@ -40,40 +40,29 @@ def parse_response(
     if len(text) > max_chars:
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
         return Completion(content=text, raw=text, warnings=[warning])
-    parsed, format_name, warnings = _first_reading(text, registered_strategies() if strategies is None else strategies)
-    if parsed is None:
-        return Completion(content=text, raw=text, warnings=warnings)
-    accepted, rejected = _accept(parsed.calls, to_tools(tools) if tools is not None else None, strict)
-    rejected = list(parsed.rejected) + rejected
-    needs_more_work = parsed.needs_more_work
-    if needs_more_work is None and accepted:
-        needs_more_work = True
-    content = parsed.text
-    if strict and parsed.strict_text is not None and any(not c.explicit for c in parsed.calls):
-        content = parsed.strict_text
-    return Completion(
-        content=content,
-        tool_calls=accepted,
-        needs_more_work=needs_more_work,
-        rejected=rejected,
-        raw=text,
-        format=format_name,
-        error=parsed.error,
-        warnings=warnings,
-    )
-
-
-def _first_reading(text: str, strategies: Sequence[Strategy]) -> tuple[Parsed | None, str | None, list[str]]:
     warnings: list[str] = []
-    for strategy in strategies:
+    for strategy in registered_strategies() if strategies is None else strategies:
         try:
             parsed = strategy.parse(text) if strategy.detect(text) else None
         except Exception as exc:  # A broken (possibly user) strategy must not break the contract.
             warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
             continue
         if parsed is not None:
-            return parsed, strategy.name, warnings
-    return None, None, warnings
+            break
+    else:
+        return new_completion(text, [], None, [], text, None, None, warnings)
+    if tools is None and not strict:  # The common case, kept short: every call read is accepted.
+        accepted, rejected = [new_tool_call(c.name, c.arguments, c.id) for c in parsed.calls], parsed.rejected
+    else:
+        accepted, rejected = _accept(parsed.calls, to_tools(tools) if tools is not None else None, strict)
+        rejected = [*parsed.rejected, *rejected]
+    needs_more_work = parsed.needs_more_work
+    if needs_more_work is None and accepted:
+        needs_more_work = True
+    content = parsed.text
+    if strict and parsed.strict_text is not None and any(not c.explicit for c in parsed.calls):
+        content = parsed.strict_text
+    return new_completion(content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings)
 
 
 def _accept(

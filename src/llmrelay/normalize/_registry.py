@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from ._types import Strategy
 
-_strategies: list[Strategy] = []
+_strategies: tuple[Strategy, ...] = ()
 
 
 def strategies() -> tuple[Strategy, ...]:
     """The strategies `parse_response` tries, in order, most specific first."""
+    global _strategies
     if not _strategies:
         from .strategies import DEFAULT_STRATEGIES  # Deferred: strategies import this package.
 
-        _strategies.extend(DEFAULT_STRATEGIES)
-    return tuple(_strategies)
+        _strategies = DEFAULT_STRATEGIES
+    return _strategies
 
 
 def register_strategy(strategy: Strategy, *, first: bool = True) -> None:
@@ -23,16 +24,19 @@ def register_strategy(strategy: Strategy, *, first: bool = True) -> None:
     only its own format and return None for anything else. Registering a strategy with the name
     of one already present replaces it.
     """
+    global _strategies
     current = [s for s in strategies() if s.name != strategy.name]
     current.insert(0 if first else len(current), strategy)
-    _strategies[:] = current
+    _strategies = tuple(current)
 
 
 def unregister_strategy(name: str) -> None:
     """Remove the strategy with this name (no error when there is none)."""
-    _strategies[:] = [s for s in strategies() if s.name != name]
+    global _strategies
+    _strategies = tuple(s for s in strategies() if s.name != name)
 
 
 def reset_strategies() -> None:
     """Go back to the built-in strategies only."""
-    _strategies.clear()
+    global _strategies
+    _strategies = ()
