@@ -125,4 +125,5 @@ def test_hostile_repetition_is_linear(unit: str) -> None:
     text = unit * 200_000
     started = time.perf_counter()
     DeepSeekTokens().parse(text)
-    assert time.perf_counter() - started < 0.5 * max(1.0, len(text) / 4_000_000)
+    # 0.25 s per MB (0.5 s at least): far above linear, far below what a quadratic scan takes.
+    assert time.perf_counter() - started < 0.5 * max(1.0, len(text) / 2_000_000)

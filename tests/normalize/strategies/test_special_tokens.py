@@ -106,7 +106,8 @@ def test_hostile_repetition_is_linear(unit: str) -> None:
     text = unit * 200_000
     started = time.perf_counter()
     SpecialTokenSections().parse(text)
-    assert time.perf_counter() - started < 0.5 * max(1.0, len(text) / 4_000_000)
+    # 0.25 s per MB (0.5 s at least): far above linear, far below what a quadratic scan takes.
+    assert time.perf_counter() - started < 0.5 * max(1.0, len(text) / 2_000_000)
 
 
 def test_calls_past_the_limit_are_reported_not_read() -> None:

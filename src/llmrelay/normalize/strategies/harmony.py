@@ -1,19 +1,136 @@
-"""Stub for the Harmony strategy: not written yet."""
+"""gpt-oss's harmony messages: channels, and calls addressed to a recipient.
+
+A harmony answer is a run of messages, `<|start|>{header}<|message|>{body}` ended by `<|end|>`,
+`<|call|>` or `<|return|>` (shape from openai/harmony `docs/format.md`; read as SGLang's
+`harmony_parser.py` / `gpt_oss_detector.py` and llama.cpp's gpt-oss parser read it)::
+
+    <|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary
+    to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>
+
+- The first `<|start|>assistant` is usually in the prompt, so the answer may begin at
+  `<|channel|>`, or with the role section's rest (` to=functions.get_weather<|channel|>…`).
+- The recipient `to=…` may sit in the role section or after the channel; `<|constrain|>json` is
+  optional. A message with a recipient is a call: `functions.get_weather` calls `get_weather`;
+  built-in tools keep their recipient as the name (`browser.search`, `python`), and a `code`
+  message (`to=python code<|message|>print(1)`) becomes `{"code": "print(1)"}`.
+- Content is what the user should see: `final` messages, and `commentary` messages without a
+  recipient (the preambles gpt-oss writes for the user before calls, which vLLM also shows).
+- `analysis` messages are the chain of thought, which OpenAI says not to show to users: they are
+  not content (the whole answer stays on `Completion.raw`).
+
+A message whose stop token is missing ends at the next header or the end of the text. An answer
+with harmony messages but no call is still read, so its tokens and reasoning leave the content.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, call_from_parts, is_tool_name
+from .._types import Candidate, Parsed
+
+_TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
+_STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
+_RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
+# What is left of the role section when `<|start|>assistant` was in the prompt.
+_ROLE_REST = re.compile(r"\s*(?:assistant)?\s*to=[^\s<]+\s*")
+# No model writes more calls than this in one answer; past it the input is hostile.
+_MAX_CALLS = 1_000
 
 
 class Harmony:
-    """Not written yet: recognises nothing."""
+    """gpt-oss harmony messages: calls to recipients, final and preamble text as content."""
 
     name = "harmony"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: a message token occurs."""
+        return "<|message|>" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read the messages in order; None when there is no call and no message with a channel."""
+        # Header sections and body are plain locals: hostile inputs are 100k empty messages.
+        parts = _TOKEN.split(text)  # text, token, text, token, …, text
+        kept = [parts[0]]  # the text parts that are content
+        readings: list[CallReading] = []
+        role, channel, constrain, body = "", "", "", None  # the message being read; body None: in its header
+        has_channel = False
+        for index in range(1, len(parts), 2):
+            token, after = parts[index], parts[index + 1]
+            if body is not None:
+                if token in ("<|message|>", "<|constrain|>"):
+                    body.append(token + after)  # Not a header here: part of the body.
+                    continue
+                _file(role, channel, constrain, "".join(body), kept, readings)
+                has_channel = has_channel or bool(channel)
+                role, channel, constrain, body = "", "", "", None
+                if len(readings) > _MAX_CALLS:
+                    break
+            if token in _STOPS:
+                role, channel, constrain = "", "", ""  # A header that never reached its message is dropped.
+                kept.append(after)
+            elif token == "<|start|>":
+                role, channel, constrain = after, "", ""
+            elif token == "<|channel|>":  # (A blank channel is " ", so that `channel` says one was written.)
+                role, channel = role or _take_role_rest(kept), after or " "
+            elif token == "<|constrain|>":
+                constrain = after
+            else:
+                body = [after]
+        if body is not None:
+            _file(role, channel, constrain, "".join(body), kept, readings)
+            has_channel = has_channel or bool(channel)
+        if not readings and not has_channel:
+            return None
+        return Parsed(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
+
+
+def _take_role_rest(kept: list[str]) -> str:
+    """The ` to=functions.f` written before a `<|channel|>`, taken out of the content, or ""."""
+    if "to=" in kept[-1] and _ROLE_REST.fullmatch(kept[-1]):
+        return kept.pop()
+    return ""
+
+
+def _file(role: str, channel: str, constrain: str, body: str, kept: list[str], readings: list[CallReading]) -> None:
+    """File a complete message as a call, as content, or as reasoning that is neither."""
+    if "to=" not in role and "to=" not in channel and role.strip() in ("", "assistant"):
+        if not channel.lstrip().startswith("analysis"):  # The fast path: no recipient.
+            kept.append(body)
+        return
+    match = _RECIPIENT.search(f"{role} {channel}")
+    recipient = match.group(1) if match else None
+    role_name = next((word for word in role.split() if not word.startswith("to=")), "assistant")
+    if role_name != "assistant" or recipient == "assistant":
+        return  # A tool's reply or another role's message: neither a call nor content.
+    if recipient is None:
+        kept.append(body)
+    elif len(readings) >= _MAX_CALLS:
+        readings.append(_too_many())
+    else:
+        readings.append(_call(recipient, _content_type(channel, constrain), body))
+
+
+def _content_type(channel: str, constrain: str) -> str:
+    """`json` or `code`: from `<|constrain|>`, else the header's word after the recipient."""
+    words = [word for word in channel.split()[1:] if not word.startswith("to=")]
+    return (constrain.strip() or (words[0] if words else "")).lower()
+
+
+def _call(recipient: str, content_type: str, body: str) -> CallReading:
+    name = recipient.removeprefix("functions.")
+    if not is_tool_name(name):
+        return RejectedCall(None, body, f"the harmony recipient {recipient!r} is not a tool name", "malformed")
+    if content_type == "code":  # gpt-oss's python tool takes the code itself as its message.
+        return call_from_parts(name, {"code": body.strip()})
+    return call_from_parts(name, body.strip())
+
+
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
+    return RejectedCall(None, None, reason, "malformed")
