@@ -1,19 +1,84 @@
-"""Stub for the GraniteToolCall strategy: not written yet."""
+"""IBM Granite's tool-call token: `<|tool_call|>` then a JSON array of calls.
+
+Granite 3.x writes one special token, then every call in one JSON array (shape learned from
+vLLM's `granite_tool_parser.py` and the Granite 3 chat template)::
+
+    <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]
+
+Granite 20B FunctionCalling writes `<function_call>` before each call object instead (vLLM's
+`granite_20b_fc_tool_parser.py`); a closing `</function_call>` is tolerated::
+
+    <function_call> {"name": "get_weather", "arguments": {"city": "Paris"}} <function_call> {...}
+
+The JSON ends where its brackets balance; prose before and after it is content, and the
+`<|end_of_text|>` token is removed. A marker followed by prose rather than JSON is a mention,
+not a call. Granite 3.1's `<tool_call>` (no bars, no closing tag) is `HermesToolCall`'s.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._scan import find_balanced_end
+from .._types import Candidate, Parsed
+
+_OPENERS = ("<|tool_call|>", "<function_call>")
+_TOKEN = re.compile(r"(<\|tool_call\|>|</?function_call>|<\|end_of_text\|>)")
+# No model writes more calls than this in one answer; past it the input is hostile.
+_MAX_CALLS = 1_000
 
 
 class GraniteToolCall:
-    """Not written yet: recognises nothing."""
+    """`<|tool_call|>[…]` (Granite 3.x) and `<function_call> {…}` (Granite 20B FC)."""
 
     name = "granite"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: one of the two markers occurs."""
+        return any(opener in text for opener in _OPENERS)
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read the JSON after each marker; None when no marker is followed by JSON."""
+        parts = _TOKEN.split(text)  # text, token, text, token, …, text
+        kept = [parts[0]]  # the text parts that are content
+        readings: list[CallReading] = []
+        for index in range(1, len(parts), 2):
+            token, after = parts[index], parts[index + 1]
+            start = len(after) - len(after.lstrip())
+            if token not in _OPENERS or after[start : start + 1] not in ("[", "{"):
+                kept.append(after)  # The JSON's closing tag, the end token, or a mere mention.
+                continue
+            if len(readings) >= _MAX_CALLS:
+                readings.append(_too_many())
+                break
+            end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
+            readings.extend(_read_json(after[start:end], token))
+            kept.append(after[end:])
+        if not readings:
+            return None
+        return Parsed(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
+
+
+def _read_json(body: str, marker: str) -> list[CallReading]:
+    """One call object, or an array of them."""
+    try:
+        value = loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return [RejectedCall(None, body, f"the call after {marker} was cut off ({exc})", "truncated")]
+    except LenientJSONError as exc:
+        return [RejectedCall(None, body, f"the call after {marker} is not readable JSON ({exc})", "malformed")]
+    reason = f"the JSON after {marker} is not a tool call (no tool name)"
+    items = value if isinstance(value, list) else [value]
+    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
+
+
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
+    return RejectedCall(None, None, reason, "malformed")
