@@ -43,6 +43,13 @@ CASES = [
         format=G,
     ),
     Case(
+        "phi-4's closing token is removed too",
+        f"{T}{WEATHER}</|tool_call|>\nDone.",
+        [("get_weather", {"city": "Paris"})],
+        content="Done.",
+        format=G,
+    ),
+    Case(
         "arguments as a JSON-encoded string",
         f'{T}[{{"name": "f", "arguments": "{{\\"a\\": 1}}"}}]',
         [("f", {"a": 1})],

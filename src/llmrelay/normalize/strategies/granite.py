@@ -10,9 +10,11 @@ Granite 20B FunctionCalling writes `<function_call>` before each call object ins
 
     <function_call> {"name": "get_weather", "arguments": {"city": "Paris"}} <function_call> {...}
 
-The JSON ends where its brackets balance; prose before and after it is content, and the
-`<|end_of_text|>` token is removed. A marker followed by prose rather than JSON is a mention,
-not a call. Granite 3.1's `<tool_call>` (no bars, no closing tag) is `HermesToolCall`'s.
+The JSON ends where its brackets balance; prose before and after it is content. The
+`<|end_of_text|>` token is removed, and so is the `</|tool_call|>` closer that Phi-4 writes in
+llama.cpp's Phi-4 support (PR #12288, `<|tool_call|>{…}</|tool_call|>`). A marker followed by
+prose rather than JSON is a mention, not a call. Granite 3.1's `<tool_call>` (no bars, no
+closing tag) is `HermesToolCall`'s.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
 
 _OPENERS = ("<|tool_call|>", "<function_call>")
-_TOKEN = re.compile(r"(<\|tool_call\|>|</?function_call>|<\|end_of_text\|>)")
+_TOKEN = re.compile(r"(<\|tool_call\|>|<(?:/\||\|/)tool_call\|>|</?function_call>|<\|end_of_text\|>)")
 # No model writes more calls than this in one answer; past it the input is hostile.
 _MAX_CALLS = 1_000
 

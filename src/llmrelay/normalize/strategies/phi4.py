@@ -1,19 +1,81 @@
-"""Stub for the Phi4Functools strategy: not written yet."""
+"""Phi-4-mini's `functools[…]`: a JSON array of calls after the word `functools`.
+
+Shape learned from vLLM's `phi4mini_tool_parser.py` and its `tool_chat_template_phi4_mini.jinja`
+("prefix function calls with functools marker (no closing marker required)")::
+
+    functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]
+
+The array ends where its brackets balance (vLLM's non-greedy regex stops at the first `]`, even
+one inside the arguments); prose before and after it is content. `functools` followed by
+anything but `[{` (`functools.partial`, `functools[]`) is not a call.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._scan import find_balanced_end
+from .._text import cut_spans
+from .._types import Candidate, Parsed
+
+# `functools` as a word of its own, right before its array.
+_MARKER = re.compile(r"(?<![\w.])functools[ \t]*(?=\[)")
+_CALL_START = re.compile(r"\[\s*\{")
+# No model writes more calls than this in one answer; past it the input is hostile.
+_MAX_CALLS = 1_000
 
 
 class Phi4Functools:
-    """Not written yet: recognises nothing."""
+    """Phi-4-mini's `functools[{…}, …]` call list."""
 
     name = "phi4"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: `functools[` occurs."""
+        return "functools" in text and "[" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read each `functools[…]` list; None when none of them holds a call object."""
+        markers = list(_MARKER.finditer(text))
+        spans: list[tuple[int, int]] = []
+        readings: list[CallReading] = []
+        for index, marker in enumerate(markers):
+            if not _CALL_START.match(text, marker.end()):
+                continue
+            if len(readings) >= _MAX_CALLS:
+                readings.append(_too_many())
+                spans.append((marker.start(), len(text)))
+                break
+            # The array cannot run past the next marker: that bound keeps the scan linear.
+            limit = markers[index + 1].start() if index + 1 < len(markers) else len(text)
+            segment = text[marker.end() : limit]
+            end = find_balanced_end(segment, 0) or len(segment)
+            readings.extend(_read_json(segment[:end]))
+            spans.append((marker.start(), marker.end() + end))
+        if not readings:
+            return None
+        return Parsed(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text=cut_spans(text, spans),
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
+
+
+def _read_json(body: str) -> list[CallReading]:
+    try:
+        value = loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return [RejectedCall(None, body, f"the functools list was cut off ({exc})", "truncated")]
+    except LenientJSONError as exc:
+        return [RejectedCall(None, body, f"the functools list is not readable JSON ({exc})", "malformed")]
+    reason = "an item of the functools list is not a tool call (no tool name)"
+    items = value if isinstance(value, list) else [value]
+    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
+
+
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
+    return RejectedCall(None, None, reason, "malformed")
