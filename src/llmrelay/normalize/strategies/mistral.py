@@ -1,19 +1,126 @@
-"""Stub for the MistralToolCalls strategy: not written yet."""
+"""Mistral's `[TOOL_CALLS]` token, in the JSON-array and the `[ARGS]` spellings.
+
+Tokenizers v2 to v7 (Mistral 7B v0.3, Mixtral 8x22B, Nemo) write one JSON array of calls, ids
+included (shapes from mistral-common's `tokens/tokenizers/tools.py` and vLLM's
+`mistral_tool_parser.py`)::
+
+    Let me check.[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "abc123xyz"}]</s>
+
+Tokenizer v11 and later (Mistral Small 3.2, Magistral, Devstral) write the token before each
+call, the name bare, and optionally its id::
+
+    [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}[TOOL_CALLS]get_time[ARGS]{}
+    [TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{"city": "Paris"}
+
+vLLM also reads `[TOOL_CALLS]add{"a": 1}` (no `[ARGS]`), which some v11 checkpoints write. The
+JSON ends where its brackets balance: text before the first token and after a call is content,
+and `</s>` is removed. A token followed by prose is a mention, not a call; a bare name at the very
+end (`[TOOL_CALLS]get_weather`) is a call cut off before its arguments.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall, RejectionKind
+from .._calls import CallReading, call_from_parts, is_tool_name, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._scan import find_balanced_end
+from .._types import Candidate, Parsed
+
+_MARKER = "[TOOL_CALLS]"
+_TOKEN = re.compile(r"(\[TOOL_CALLS\]|</s>)")
+# `[TOOL_CALLS]add{"a": 1}`: a name glued to its JSON arguments.
+_GLUED = re.compile(r"([\w.\-]+)(?=\{)")
+# No model writes more calls than this in one answer; past it the input is hostile.
+_MAX_CALLS = 1_000
 
 
 class MistralToolCalls:
-    """Not written yet: recognises nothing."""
+    """`[TOOL_CALLS][{…}]` (tokenizers v2–v7) and `[TOOL_CALLS]name[ARGS]{…}` (v11+)."""
 
     name = "mistral"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: the `[TOOL_CALLS]` token occurs."""
+        return _MARKER in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read the calls after each token; None when no token is followed by a call."""
+        parts = _TOKEN.split(text)  # text, token, text, token, …, text
+        kept = [parts[0]]  # the text parts that are content
+        readings: list[CallReading] = []
+        for index in range(1, len(parts), 2):
+            token, body = parts[index], parts[index + 1]
+            at_end = index + 2 == len(parts)
+            found = _read_body(body, at_end=at_end) if token == _MARKER and body else None
+            if found is None:
+                kept.append(body)  # After `</s>`, or a mention of the token.
+                continue
+            if len(readings) >= _MAX_CALLS:
+                readings.append(_too_many())
+                break
+            readings.extend(found[0])
+            kept.append(found[1])
+        if not readings:
+            return None
+        return Parsed(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
+
+
+def _read_body(body: str, *, at_end: bool) -> tuple[list[CallReading], str] | None:
+    """The calls in the text after one token, and the prose after them; None for a mention."""
+    if body.lstrip().startswith(("[", "{")):
+        value, rest = _json_prefix(body)
+        return _read_json(value), rest
+    if "[ARGS]" in body or "[CALL_ID]" in body:
+        return _read_v11(body, at_end=at_end)
+    if glued := _GLUED.match(body):
+        arguments, rest = _json_prefix(body[glued.end() :])
+        return [call_from_parts(glued.group(1), arguments)], rest
+    if at_end and is_tool_name(body.rstrip()):  # v11 stopped before its `[ARGS]`.
+        reason = f"tool call '{body.strip()}' was cut off before its arguments"
+        return [RejectedCall(body.strip(), None, reason, "truncated")], ""
+    return None
+
+
+def _read_v11(body: str, *, at_end: bool) -> tuple[list[CallReading], str]:
+    head, has_arguments, arguments = body.partition("[ARGS]")
+    name, _, call_id = (part.strip() for part in head.partition("[CALL_ID]"))
+    if not is_tool_name(name):
+        return [RejectedCall(None, body, f"no tool name before [ARGS] ({name[:80]!r})", "malformed")], ""
+    if not has_arguments:
+        kind: RejectionKind = "truncated" if at_end else "malformed"
+        return [RejectedCall(name, None, f"tool call '{name}' has no [ARGS]", kind, call_id or None)], ""
+    json_text, rest = _json_prefix(arguments)
+    return [call_from_parts(name, json_text, call_id=call_id or None)], rest
+
+
+def _json_prefix(text: str) -> tuple[str, str]:
+    """Split `text` into the JSON value it starts with and the prose after it."""
+    start = len(text) - len(text.lstrip())
+    if text[start : start + 1] not in ("[", "{"):
+        return text.strip(), ""  # Not JSON at all: the reader reports it.
+    end = find_balanced_end(text, start) or len(text)  # Unbalanced: it runs to the end.
+    return text[start:end], text[end:]
+
+
+def _read_json(body: str) -> list[CallReading]:
+    """The v2–v7 array of calls (or a single call object)."""
+    try:
+        value = loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return [RejectedCall(None, body, f"the calls after {_MARKER} were cut off ({exc})", "truncated")]
+    except LenientJSONError as exc:
+        return [RejectedCall(None, body, f"the calls after {_MARKER} are not readable JSON ({exc})", "malformed")]
+    reason = f"an item after {_MARKER} is not a tool call (no tool name)"
+    items = value if isinstance(value, list) else [value]
+    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
+
+
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
+    return RejectedCall(None, None, reason, "malformed")
