@@ -1,19 +1,176 @@
-"""Stub for the CommandRAction strategy: not written yet."""
+"""Cohere's tool calls: Command R7B / Command A action blocks, and Command-R's `Action:` list.
+
+Command R7B and Command A write special-token blocks (shapes learned from vLLM's
+`command_tool_parser.py`, SGLang's `cohere_command4_detector.py`, llama.cpp's Command R7B parser
+and the models' chat templates)::
+
+    <|START_THINKING|>I will look up the weather.<|END_THINKING|><|START_ACTION|>[
+        {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}
+    ]<|END_ACTION|>
+    <|START_RESPONSE|>It is sunny in Paris.<|END_RESPONSE|>
+
+The action block's `tool_call_id` is kept as the call's id. The response block (`<|START_TEXT|>`
+in Command A) is content. The thinking block is the model's plan and reasoning, which the
+servers' Cohere reasoning parsers take out of the content: it is not content here either (the
+whole answer stays on `Completion.raw`). An answer that begins with one of these blocks is read
+even without a call, so its tokens leave the content.
+
+Command-R and Command R+ write a plan, then a fenced JSON list after `Action:` (the tool-use
+prompt of their chat template; Ollama's template tests show the same output)::
+
+    Plan: I will search for the weather in Paris.
+    Action: ```json
+    [{"tool_name": "internet_search", "parameters": {"query": "weather Paris"}}]
+    ```
+
+The plan before `Action:` is content. An `Action:` whose JSON holds no call (another agent
+framework's `{"action": …}`) is left alone; Command-R's built-in `directly_answer` tool is a call
+like any other.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._scan import find_balanced_end
+from .._text import cut_spans
+from .._types import Candidate, Parsed
+
+_TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
+_BLOCK_STARTS = ("<|START_THINKING|>", "<|START_ACTION|>", "<|START_RESPONSE|>", "<|START_TEXT|>")
+_ACTION_LINE = re.compile(r"^[ \t]*Action:\s*", re.MULTILINE)
+_FENCE_INFO = re.compile(r"[ \t]*[A-Za-z]*[ \t]*\n?")
+# No model writes more calls than this in one answer; past it the input is hostile.
+_MAX_CALLS = 1_000
 
 
 class CommandRAction:
-    """Not written yet: recognises nothing."""
+    """Cohere's `<|START_ACTION|>[…]<|END_ACTION|>` blocks and Command-R's `Action: ```json […]```."""
 
     name = "command_r"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: a Cohere block token or an `Action:` occurs."""
+        return "<|START_" in text or "Action:" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
+        """Read the token blocks if there are any, else the `Action:` lists."""
+        if "<|START_" in text:
+            parsed = _parse_blocks(text)
+            if parsed is not None:
+                return parsed
+        return _parse_action_lines(text) if "Action:" in text else None
+
+
+def _parse_blocks(text: str) -> Parsed | None:
+    """Command R7B / Command A: sort the text into action, thinking and response blocks."""
+    parts = _TOKEN.split(text)  # text, token, text, token, …, text
+    kept = [parts[0]]  # the text parts that are content
+    readings: list[CallReading] = []
+    for index in range(1, len(parts), 2):
+        token, after = parts[index], parts[index + 1]
+        block = token[len("<|START_") : -2] if token.startswith("<|START_") else ""  # "": after an end token
+        if block == "THINKING":
+            continue  # The plan and reasoning: not content.
+        start = len(after) - len(after.lstrip())
+        if block != "ACTION" or after[start : start + 1] not in ("[", "{"):
+            kept.append(after)  # Content, or prose after a mention of the action token.
+            continue
+        if len(readings) >= _MAX_CALLS:
+            readings.append(_too_many())
+            break
+        end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
+        readings.extend(_read_json(after[start:end], "the action block"))
+        kept.append(after[end:])  # Text after the list when <|END_ACTION|> is missing.
+    if not readings and not text.lstrip().startswith(_BLOCK_STARTS):
         return None
+    return Parsed(
+        calls=[r for r in readings if isinstance(r, Candidate)],
+        text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+        rejected=[r for r in readings if isinstance(r, RejectedCall)],
+    )
+
+
+def _parse_action_lines(text: str) -> Parsed | None:
+    """Command-R: a JSON list of calls after `Action:`, fenced or not."""
+    spans: list[tuple[int, int]] = []
+    readings: list[CallReading] = []
+    for match in _ACTION_LINE.finditer(text):
+        position = match.end()
+        if (spans and match.start() < spans[-1][1]) or text[position : position + 1] not in ("`", "[", "{"):
+            continue  # Inside the previous action, or prose after `Action:`.
+        found = _read_action(text, position)
+        if found is None:
+            continue
+        if len(readings) >= _MAX_CALLS:
+            readings.append(_too_many())
+            spans.append((match.start(), len(text)))
+            break
+        readings.extend(found[0])
+        spans.append((match.start(), found[1]))
+    if not readings:
+        return None
+    return Parsed(
+        calls=[r for r in readings if isinstance(r, Candidate)],
+        text=cut_spans(text, spans),
+        rejected=[r for r in readings if isinstance(r, RejectedCall)],
+    )
+
+
+def _read_action(text: str, position: int) -> tuple[list[CallReading], int] | None:
+    """The calls written at `position`, after an `Action:`, and where they end; None if none."""
+    if text.startswith("```", position):
+        body_start = _skip(_FENCE_INFO, text, position + 3)
+        close = text.find("```", body_start)
+        body, end = (text[body_start:close], close + 3) if close != -1 else (text[body_start:], len(text))
+    elif text[position : position + 1] in ("[", "{"):
+        # A list cannot run past the next `Action:` line: that bound keeps the scan linear.
+        following = _ACTION_LINE.search(text, position)
+        segment = text[position : following.start() if following else len(text)]
+        length = find_balanced_end(segment, 0) or len(segment)
+        body, end = segment[:length], position + length
+    else:
+        return None
+    value = _decode(body.strip(), "the list after Action:")
+    if isinstance(value, RejectedCall):
+        return [value], end
+    readings = _calls_in(value, "the list after Action:")
+    if not any(isinstance(r, Candidate) or r.name for r in readings):
+        return None  # JSON, but no call in it: another agent format's `Action:`.
+    return readings, end
+
+
+def _skip(pattern: re.Pattern[str], text: str, position: int) -> int:
+    """Where `pattern` (which may match nothing) stops matching from `position`."""
+    match = pattern.match(text, position)
+    return match.end() if match else position
+
+
+def _decode(body: str, where: str) -> object:
+    """The JSON value of `body`, or the rejection that says why it has none."""
+    try:
+        return loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return RejectedCall(None, body, f"{where} was cut off ({exc})", "truncated")
+    except LenientJSONError as exc:
+        return RejectedCall(None, body, f"{where} is not readable JSON ({exc})", "malformed")
+
+
+def _calls_in(value: object, where: str) -> list[CallReading]:
+    """A list of calls (or one call object); an item that is no call is malformed."""
+    reason = f"an item of {where} is not a tool call (no tool name)"
+    items = value if isinstance(value, list) else [value]
+    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
+
+
+def _read_json(body: str, where: str) -> list[CallReading]:
+    value = _decode(body, where)
+    return [value] if isinstance(value, RejectedCall) else _calls_in(value, where)
+
+
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
+    return RejectedCall(None, None, reason, "malformed")
