@@ -1,8 +1,8 @@
 """Cohere's tool calls: Command R7B / Command A action blocks, and Command-R's `Action:` list.
 
 Command R7B and Command A write special-token blocks (shapes learned from vLLM's
-`command_tool_parser.py`, SGLang's `cohere_command4_detector.py`, llama.cpp's Command R7B parser
-and the models' chat templates)::
+`command_tool_parser.py`, SGLang's `cohere_command4_detector.py` and llama.cpp's Command R7B
+parser tests)::
 
     <|START_THINKING|>I will look up the weather.<|END_THINKING|><|START_ACTION|>[
         {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}
@@ -10,9 +10,9 @@ and the models' chat templates)::
     <|START_RESPONSE|>It is sunny in Paris.<|END_RESPONSE|>
 
 The action block's `tool_call_id` is kept as the call's id. The response block (`<|START_TEXT|>`
-in Command A) is content. The thinking block is the model's plan and reasoning, which the
-servers' Cohere reasoning parsers take out of the content: it is not content here either (the
-whole answer stays on `Completion.raw`). An answer that begins with one of these blocks is read
+in SGLang's Command 4 reading) is content. The thinking block is the model's plan and reasoning,
+which llama.cpp and Cohere's own `melody` parser read as reasoning, not content: it is not
+content here either (the whole answer stays on `Completion.raw`). An answer that begins with one of these blocks is read
 even without a call, so its tokens leave the content.
 
 Command-R and Command R+ write a plan, then a fenced JSON list after `Action:` (the tool-use

@@ -1,7 +1,7 @@
 r"""DeepSeek V3 / R1 / V3.1 tool-call tokens (fullwidth bars `｜` and `▁` separators).
 
 DeepSeek V3 and R1 name the call type, then the function, then fence its JSON arguments (shape
-learned from vLLM's `deepseekv3_tool_parser.py` and the models' chat templates)::
+learned from vLLM's `deepseekv3_tool_parser.py` and llama.cpp's R1 parser in `common/chat.cpp`)::
 
     Let me look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
     ```json

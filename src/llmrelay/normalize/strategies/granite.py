@@ -1,7 +1,7 @@
 """IBM Granite's tool-call token: `<|tool_call|>` then a JSON array of calls.
 
 Granite 3.x writes one special token, then every call in one JSON array (shape learned from
-vLLM's `granite_tool_parser.py` and the Granite 3 chat template)::
+vLLM's `granite_tool_parser.py`)::
 
     <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]
 

@@ -1,7 +1,7 @@
 """Kimi K2's tool-call special tokens, and the generic `<|tool_call_begin|>` markers of the seeds.
 
 Kimi K2 writes a section of calls, each headed `functions.NAME:IDX` (shape learned from vLLM's
-`kimi_k2_tool_parser.py`, SGLang's `kimik2_detector.py` and the model's chat template)::
+`kimi_k2_tool_parser.py`, which also reads the header without its `functions.` namespace)::
 
     Let me check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0
     <|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>
@@ -24,7 +24,6 @@ import re
 from ..._envelope import RejectedCall
 from .._calls import CallReading, call_from_parts, is_tool_name, read_call
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
-from .._text import cut_spans
 from .._types import Candidate, Parsed
 
 _SECTION_BEGIN = "<|tool_calls_section_begin|>"
@@ -52,39 +51,33 @@ class SpecialTokenSections:
         """Read every call between the tokens; None when no call was attempted."""
         # One C-speed split instead of a match object per token: hostile inputs repeat tokens.
         parts = _TOKEN.split(text)  # text, token, text, token, …, text
-        spans: list[tuple[int, int]] = []
+        kept = [parts[0]]  # the text parts that are content
         readings: list[CallReading] = []
-        position, index, in_section = len(parts[0]), 1, False
+        index, in_section = 1, False
         while index < len(parts):
             token, body = parts[index], parts[index + 1]
-            start, index = position, index + 2
-            position += len(token) + len(body)
+            index += 2
             if token != _CALL_BEGIN:
                 in_section = token == _SECTION_BEGIN or (in_section and token != _SECTION_END)
-                spans.append((start, start + len(token)))
+                kept.append(body)
                 continue
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many(start))
-                spans.append((start, len(text)))
-                break
             closed = index < len(parts) and parts[index] == _CALL_END
             reading = _read_body(body, closed=closed, in_section=in_section) if body else None
             if reading is None:
-                spans.append((start, start + len(token)))  # A mention of the token: keep the prose after it.
+                kept.append(body)  # A mention of the token: the prose after it stays.
                 continue
+            if len(readings) >= _MAX_CALLS:
+                readings.append(_too_many())
+                break
             readings.extend(reading)
-            if closed:  # Cut the end token too; the text after it is prose again.
-                end_token, after = parts[index], parts[index + 1]
-                spans.append((start, position + len(end_token)))
-                position += len(end_token) + len(after)
+            if closed:  # The end token is read with the call; the text after it is prose again.
+                kept.append(parts[index + 1])
                 index += 2
-            else:
-                spans.append((start, position))
         if not readings:
             return None
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
-            text=cut_spans(text, spans),
+            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
 
@@ -110,8 +103,8 @@ def _read_body(body: str, *, closed: bool, in_section: bool) -> list[CallReading
     return [RejectedCall(None, body, reason, "malformed")]
 
 
-def _too_many(offset: int) -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest, from offset {offset}, was not read"
+def _too_many() -> RejectedCall:
+    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
     return RejectedCall(None, None, reason, "malformed")
 
 
