@@ -86,8 +86,8 @@ def _parse_tags(text: str) -> Parsed | None:
     readings: list[CallReading] = []
     for index in range(1, len(parts), 2):
         token, body = parts[index], parts[index + 1]
-        following = parts[index + 2] if index + 2 < len(parts) else ""
-        found = _read_body(token, body, following) if body.strip() else None
+        next_token = parts[index + 2] if index + 2 < len(parts) else ""
+        found = _read_body(token, body, next_token) if body.strip() else None
         if found is None:
             kept.append(body)  # After an end token, or prose after a mention of a tag.
             continue
@@ -99,7 +99,7 @@ def _parse_tags(text: str) -> Parsed | None:
     return _parsed(readings, kept) if readings else None
 
 
-def _read_body(token: str, body: str, following: str) -> tuple[list[CallReading], str] | None:
+def _read_body(token: str, body: str, next_token: str) -> tuple[list[CallReading], str] | None:
     """The calls in the text after one tag and the prose after them; None for a mere mention."""
     if token not in (_TAG, _START):
         return None  # Text after an end token.
@@ -108,8 +108,8 @@ def _read_body(token: str, body: str, following: str) -> tuple[list[CallReading]
     if _CALL_LIST.match(body) or _BUILTIN_CALL.match(body):
         return _pythonic_calls(body), ""
     if token == _START:  # Llama 4 writes calls only; a bare `f(a=1)` is one too.
-        return (_pythonic_calls(body), "") if _CALL.match(body) or following == _END else None
-    if following in _END_OF_MESSAGE or (not following and _is_code(body)):
+        return (_pythonic_calls(body), "") if _CALL.match(body) or next_token == _END else None
+    if next_token in _END_OF_MESSAGE or (not next_token and _is_code(body)):
         return [Candidate("code_interpreter", {"code": body.strip()})], ""
     return None
 
