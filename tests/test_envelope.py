@@ -15,6 +15,7 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
     assert new_completion(*values) == Completion(*values)
     assert [f.name for f in dataclasses.fields(Completion)] == [
         "content", "tool_calls", "needs_more_work", "rejected", "raw", "format", "error", "warnings",
+        "mode", "provider", "model", "finish_reason", "provider_finish_reason", "usage", "attempts",
     ]
 
 

@@ -7,7 +7,7 @@ Every path through llmrelay (the normalizer on its own, and later `Client.comple
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal, TypeVar
 
 RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded"]
@@ -61,6 +61,57 @@ class ModelError:
     """What the model said went wrong."""
 
 
+FinishReason = Literal["stop", "tool_calls", "length", "content_filter", "other"]
+"""Why the model stopped, the same on every provider (the provider's own value is kept too)."""
+Mode = Literal["native_tools", "json_schema", "json_object", "text"]
+"""How the model is asked to answer, best first.
+
+- `native_tools`: the provider's tool-calling API.
+- `json_schema`: strict structured output of the llmrelay envelope.
+- `json_object`: JSON mode (valid JSON, no schema); the envelope is described in the prompt.
+- `text`: instructions in the prompt, and the normalizer reads whatever comes back.
+"""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens used, normalized across providers."""
+
+    input_tokens: int = 0
+    """Prompt tokens."""
+    output_tokens: int = 0
+    """Completion tokens (reasoning tokens included where the provider counts them there)."""
+    total_tokens: int = 0
+    """Input plus output, as the provider reported it or summed."""
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.total_tokens + other.total_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One step of a request: a call to a provider, and how it ended."""
+
+    provider: str
+    """The provider called."""
+    model: str
+    """The model asked."""
+    mode: Mode
+    """The output mode asked for."""
+    outcome: Literal["ok", "error", "rejected_calls"]
+    """ok: an answer was read; error: the call failed; rejected_calls: answered, with calls rejected."""
+    reason: str | None = None
+    """Why it did not simply succeed (the error, or the rejections), in words."""
+    duration: float = 0.0
+    """Seconds spent on this step."""
+    usage: Usage = field(default_factory=Usage)
+    """Tokens this step used."""
+
+
 @dataclass(frozen=True)
 class Completion:
     """The canonical answer: text for the user, tool calls, and whether the model needs more work."""
@@ -81,24 +132,48 @@ class Completion:
     """An error the model reported deliberately, if any (not a tool call)."""
     warnings: list[str] = field(default_factory=list)
     """Notes about how the answer was read, e.g. that the input-size limit was exceeded."""
+    mode: Mode | None = None
+    """The output mode that produced the answer (None for `parse_response` on its own)."""
+    provider: str | None = None
+    """The provider that answered."""
+    model: str | None = None
+    """The model that answered, as the provider reported it."""
+    finish_reason: FinishReason | None = None
+    """Why the model stopped, normalized: stop, tool_calls, length, content_filter or other."""
+    provider_finish_reason: str | None = None
+    """The provider's own finish reason, unchanged."""
+    usage: Usage = field(default_factory=Usage)
+    """Tokens used, summed over every attempt of the request."""
+    attempts: list[Attempt] = field(default_factory=list)
+    """The trace: every call made for this request, with its outcome and reason."""
 
 
 _T = TypeVar("_T")
 
 
 def positional_builder(cls: type[_T]) -> Callable[..., _T]:
-    """A fast constructor for the frozen dataclass `cls`, taking every field positionally.
+    """A fast constructor for the frozen dataclass `cls`, taking its fields positionally.
 
     A frozen dataclass's `__init__` sets each field through `object.__setattr__`; on a short
     answer that is most of what `parse_response` costs. The normalizer's hot path builds its
-    results with this instead. It is generated the way `dataclasses` generates `__init__`, takes
-    the fields in declaration order with no defaults, and a test checks it against `__init__`.
+    results with this instead. It is generated the way `dataclasses` generates `__init__`, with
+    the same defaults, and a test checks it against `__init__`.
     """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    assignments = "; ".join(f"d[{name!r}] = {name}" for name in names)
-    source = f"def build({', '.join(names)}):\n    o = new(cls); d = o.__dict__; {assignments}; return o\n"
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    exec(source, namespace)
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "MISSING": MISSING}
+    parameters, lines = [], []
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is not MISSING:
+            namespace[f"default_{f.name}"] = f.default
+            parameters.append(f"{f.name}=default_{f.name}")
+        elif f.default_factory is not MISSING:
+            namespace[f"factory_{f.name}"] = f.default_factory
+            parameters.append(f"{f.name}=MISSING")
+            lines.append(f"if {f.name} is MISSING: {f.name} = factory_{f.name}()")
+        else:
+            parameters.append(f.name)
+        lines.append(f"d[{f.name!r}] = {f.name}")
+    body = "\n    ".join(["o = new(cls)", "d = o.__dict__", *lines, "return o"])
+    exec(f"def build({', '.join(parameters)}):\n    {body}\n", namespace)
     build: Callable[..., _T] = namespace["build"]
     return build
 

@@ -2,14 +2,33 @@
 
 ```
 LLMRelayError
-├── ConfigError                fixable in code or config (a bad tool, an unknown provider)
-└── NormalizationError         nothing usable could be read from the answer
+├── ConfigError                  fixable in code or config
+│   ├── UnknownProviderError     "provider:model" names a provider llmrelay does not know
+│   └── MissingDependencyError   the provider's SDK is not installed; says which extra to install
+├── ProviderError                the provider answered with an error, or could not be reached
+│   ├── TransientError           worth retrying: rate limits, overload, timeouts, resets, 5xx
+│   │   ├── RateLimitError           429
+│   │   ├── OverloadedError          529 (Anthropic), 503
+│   │   ├── ProviderTimeoutError     no answer in time (also 408)
+│   │   ├── ProviderConnectionError  could not connect, or the connection dropped
+│   │   └── ServerError              other 5xx (and 409, which providers ask to retry)
+│   ├── AuthenticationError      401: a missing or wrong API key
+│   ├── PermissionDeniedError    403
+│   ├── NotFoundError            404: usually an unknown model
+│   └── BadRequestError          400 / 422: the request itself is wrong
+│       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
+└── NormalizationError           nothing usable could be read from the answer
 ```
 
+Adapters translate the SDKs' exceptions at the boundary (the original is kept as `__cause__`),
+so users never catch `openai.RateLimitError`. No message ever contains an API key.
 The normalizer itself never raises on text: what it cannot read is reported on the result.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 
 class LLMRelayError(Exception):
@@ -18,6 +37,112 @@ class LLMRelayError(Exception):
 
 class ConfigError(LLMRelayError):
     """Something in the code or configuration must change: a bad tool definition, say."""
+
+
+class UnknownProviderError(ConfigError):
+    """The provider part of "provider:model" is not one llmrelay knows."""
+
+
+class MissingDependencyError(ConfigError):
+    """The SDK a provider needs is not installed."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f'the {package!r} package is needed for this provider: pip install "llmrelay[{extra}]"')
+
+
+class ProviderError(LLMRelayError):
+    """The provider answered with an error, or could not be reached.
+
+    Attributes carry what a caller needs to decide what to do: the HTTP status (None when no
+    answer came), the provider's request id, the error body, the response headers and, for
+    rate limits, how long the provider asked us to wait.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        model: str | None = None,
+        status: int | None = None,
+        request_id: str | None = None,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        retry_after: float | None = None,
+        code: str | None = None,
+    ) -> None:
+        self.message = message
+        self.provider = provider
+        self.model = model
+        self.status = status
+        self.request_id = request_id
+        self.body = body
+        self.headers = dict(headers or {})
+        self.retry_after = retry_after
+        self.code = code
+        super().__init__(self._describe())
+
+    def _describe(self) -> str:
+        where = f"{self.provider}:{self.model}" if self.model else self.provider
+        details = [f"status {self.status}" if self.status is not None else None,
+                   f"code {self.code}" if self.code else None,
+                   f"request id {self.request_id}" if self.request_id else None]
+        extra = ", ".join(d for d in details if d)
+        return f"{where}: {self.message}" + (f" ({extra})" if extra else "")
+
+
+class TransientError(ProviderError):
+    """A failure that may not happen again: worth retrying after a pause."""
+
+
+class RateLimitError(TransientError):
+    """429: too many requests or tokens; `retry_after` says how long to wait, when known."""
+
+
+class OverloadedError(TransientError):
+    """The provider is overloaded (Anthropic's 529, or 503)."""
+
+
+class ProviderTimeoutError(TransientError):
+    """No answer arrived in time (a client timeout, or 408)."""
+
+
+class ProviderConnectionError(TransientError):
+    """The connection could not be made, or dropped before the answer was complete."""
+
+
+class ServerError(TransientError):
+    """A 5xx from the provider (or 409, which providers document as retryable)."""
+
+
+class AuthenticationError(ProviderError):
+    """401: the API key is missing, wrong or revoked."""
+
+
+class PermissionDeniedError(ProviderError):
+    """403: the key is valid but may not use this model or feature."""
+
+
+class NotFoundError(ProviderError):
+    """404: usually a model name the provider does not know."""
+
+
+class BadRequestError(ProviderError):
+    """400 or 422: the provider refused the request as it was written."""
+
+
+class UnsupportedFeatureError(BadRequestError):
+    """The model refused an output mode or option it does not support (tools, response_format…).
+
+    `feature` names what was refused; the capability learner records it so the mode is not
+    chosen again for this model.
+    """
+
+    def __init__(self, message: str, *, feature: str, **kwargs: Any) -> None:
+        self.feature = feature
+        super().__init__(message, **kwargs)
 
 
 class NormalizationError(LLMRelayError):

@@ -7,14 +7,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Literal
 
-Mode = Literal["native_tools", "json_schema", "json_object", "text"]
-"""How the model is asked to answer, best first.
-
-- `native_tools`: the provider's tool-calling API.
-- `json_schema`: strict structured output of the llmrelay envelope.
-- `json_object`: JSON mode (valid JSON, no schema); the envelope is described in the prompt.
-- `text`: instructions in the prompt, and the normalizer reads whatever comes back.
-"""
+from .._envelope import Mode
 
 Feature = Literal["native_tools", "json_schema", "json_object", "parallel_tool_calls"]
 """A request feature a provider can reject for a model, and the learner can switch off."""

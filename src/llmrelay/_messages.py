@@ -1,0 +1,128 @@
+"""Turn what users pass as messages into llmrelay's `Message`s, and make call ids portable.
+
+Accepted: `Message`; a `Completion` (the assistant turn it was); or a dict in the familiar
+OpenAI chat shape (`{"role", "content"}`, an assistant's `tool_calls`, a tool result's
+`tool_call_id`), with content as a string or a list of text parts. A call id made by one provider
+is carried to another unchanged when that provider accepts it, and mapped to a stable id it does
+accept when not (`portable_id`), so a conversation can move between providers mid-way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._envelope import Completion, ToolCall
+from ._types import Message, Role
+from .errors import ConfigError
+from .normalize._calls import decode_arguments
+
+MessageLike = Message | Completion | Mapping[str, Any]
+
+_ROLES: dict[str, Role] = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "assistant": "assistant",
+    "model": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
+
+
+def to_messages(messages: Iterable[MessageLike]) -> tuple[Message, ...]:
+    """Convert a conversation to `Message`s.
+
+    Tool results without a `name` get the name of the call they answer, looked up by id in the
+    earlier assistant turns (Gemini needs it).
+
+    Raises:
+        ConfigError: a message that cannot be read, naming its position and what is wrong.
+    """
+    converted: list[Message] = []
+    names_by_id: dict[str, str] = {}
+    for index, message in enumerate(messages):
+        try:
+            item = _to_message(message)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ConfigError(f"message {index}: {exc}") from exc
+        for call in item.tool_calls:
+            if call.id:
+                names_by_id[call.id] = call.name
+        if item.role == "tool" and item.name is None and item.tool_call_id in names_by_id:
+            item = Message("tool", item.content, tool_call_id=item.tool_call_id, name=names_by_id[item.tool_call_id])
+        converted.append(item)
+    return tuple(converted)
+
+
+def _to_message(message: MessageLike) -> Message:
+    if isinstance(message, Message):
+        return message
+    if isinstance(message, Completion):
+        return Message("assistant", message.content, tuple(message.tool_calls))
+    if not isinstance(message, Mapping):
+        raise TypeError(f"expected a dict, Message or Completion, got {type(message).__name__}")
+    role = _ROLES.get(str(message.get("role")))
+    if role is None:
+        raise ValueError(f"unknown role {message.get('role')!r} (expected system, user, assistant or tool)")
+    content = _content_text(message.get("content"))
+    if role == "tool":
+        call_id = message.get("tool_call_id") or message.get("id")
+        return Message("tool", content, tool_call_id=str(call_id) if call_id else None, name=message.get("name"))
+    calls = tuple(_tool_call(call) for call in message.get("tool_calls") or ())
+    return Message(role, content, calls)
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(_part_text(part) for part in content)
+    return json.dumps(content, ensure_ascii=False)  # A tool result given as data.
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Mapping) and isinstance(part.get("text"), str):
+        return str(part["text"])
+    raise ValueError(f"content parts must be text, got {part!r}")
+
+
+def _tool_call(call: Any) -> ToolCall:
+    if isinstance(call, ToolCall):
+        return call
+    if not isinstance(call, Mapping):
+        raise TypeError(f"a tool call must be a dict or ToolCall, got {type(call).__name__}")
+    function = call.get("function") if isinstance(call.get("function"), Mapping) else call
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"tool call without a name: {dict(call)!r}")
+    arguments = function.get("arguments", function.get("args", function.get("input")))
+    call_id = call.get("id")
+    return ToolCall(name, decode_arguments(arguments), str(call_id) if call_id else None)
+
+
+def portable_id(call_id: str | None, *, pattern: re.Pattern[str], max_length: int, prefix: str = "call_") -> str:
+    """`call_id` if it fits a provider's rules, else a stable id derived from it that does.
+
+    The same input always maps to the same output, so an assistant turn's call ids and the tool
+    results that answer them stay paired without any state. A missing id gets a fresh one.
+    """
+    if call_id is None:
+        return f"{prefix}{uuid.uuid4().hex[:24]}"
+    if len(call_id) <= max_length and pattern.fullmatch(call_id):
+        return call_id
+    digest = hashlib.sha256(call_id.encode()).hexdigest()
+    return f"{prefix}{digest}"[:max_length]
+
+
+def new_call_id() -> str:
+    """A fresh id for a call the provider sent without one (Gemini, text-format calls)."""
+    return f"call_{uuid.uuid4().hex[:24]}"

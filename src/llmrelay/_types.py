@@ -1,0 +1,95 @@
+"""The provider-neutral shapes that flow between the client and the adapters.
+
+`Message` is llmrelay's own message (users may pass plain dicts instead, see `_messages`).
+`Request` is what the client asks an adapter to send; `RawResponse` is what comes back, before
+normalization. Adapters translate these to and from their SDK's types and nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ._envelope import Mode, ToolCall, Usage
+from ._tools import Tool
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One turn of a conversation, in llmrelay's provider-neutral form."""
+
+    role: Role
+    """Who speaks: system, user, assistant, or a tool result."""
+    content: str = ""
+    """The text of the turn."""
+    tool_calls: tuple[ToolCall, ...] = ()
+    """For an assistant turn: the calls it made."""
+    tool_call_id: str | None = None
+    """For a tool result: the id of the call it answers."""
+    name: str | None = None
+    """For a tool result: the tool's name (Gemini matches results to calls by name)."""
+
+
+@dataclass(frozen=True)
+class NamedTool:
+    """`tool_choice` naming one tool the model must call."""
+
+    name: str
+
+
+ToolChoice = Literal["auto", "none", "required"] | NamedTool
+"""What the model may do with the tools: the same meaning on every provider."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything an adapter needs to make one call."""
+
+    model: str
+    """The provider's model name (without the "provider:" prefix)."""
+    messages: tuple[Message, ...]
+    """The conversation, system turns included."""
+    mode: Mode
+    """The output mode to ask for."""
+    tools: tuple[Tool, ...] = ()
+    """Tools the model may call (empty: none)."""
+    tool_choice: ToolChoice | None = None
+    """None leaves the provider's default (auto when there are tools)."""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """Generation parameters (temperature, max_tokens, stop, ...) passed through."""
+    response_schema: Mapping[str, Any] | None = None
+    """For json_schema mode: the JSON schema the answer must follow."""
+    schema_name: str = "envelope"
+    """For json_schema mode: the schema's name (OpenAI requires one)."""
+
+
+@dataclass(frozen=True)
+class NativeCall:
+    """A tool call from the provider's tool API, arguments still as the provider sent them."""
+
+    name: str
+    arguments: str | Mapping[str, Any] | None
+    """A JSON string (OpenAI-style) or an already-decoded object (Anthropic, Gemini)."""
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class RawResponse:
+    """One provider answer, before normalization."""
+
+    provider: str
+    model: str
+    """The model that answered, as the provider reported it."""
+    text: str = ""
+    """All text content, concatenated (reasoning/thinking excluded)."""
+    native_calls: tuple[NativeCall, ...] = ()
+    """Calls from the provider's tool API, in order."""
+    finish_reason: str | None = None
+    """The provider's own finish/stop reason."""
+    usage: Usage = field(default_factory=Usage)
+    request_id: str | None = None
+    body: Any = None
+    """The decoded response (for debugging; never parsed again downstream)."""

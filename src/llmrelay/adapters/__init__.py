@@ -1,0 +1,101 @@
+"""Provider adapters: one module per provider, one contract.
+
+An adapter translates: it builds the provider's request for the chosen mode from a `Request`,
+calls the official SDK (its own retries turned off: retrying is the client's job), maps the SDK's
+exceptions to `llmrelay.errors`, and returns a `RawResponse`. It does no parsing of text, no
+retries and no fallback.
+
+Adapters are found by import path, so `import llmrelay` loads no SDK: a provider's module (and
+its SDK) is imported the first time that provider is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol, runtime_checkable
+
+from .._types import RawResponse, Request
+from ..errors import UnknownProviderError
+
+_BUILTIN: dict[str, str] = {
+    "openai": "llmrelay.adapters.openai:OpenAIAdapter",
+    "anthropic": "llmrelay.adapters.anthropic:AnthropicAdapter",
+    "gemini": "llmrelay.adapters.gemini:GeminiAdapter",
+    "groq": "llmrelay.adapters.groq:GroqAdapter",
+    "openrouter": "llmrelay.adapters.openrouter:OpenRouterAdapter",
+    "openai-compatible": "llmrelay.adapters.openai_compatible:OpenAICompatibleAdapter",
+}
+_registered: dict[str, type[Adapter] | str] = {}
+
+
+@dataclass(frozen=True, repr=False)
+class ProviderOptions:
+    """How to reach a provider: credentials, endpoint, timeout, extra headers."""
+
+    api_key: str | None = None
+    """The API key; None means the provider's usual environment variable."""
+    base_url: str | None = None
+    """Another endpoint (a proxy, or an OpenAI-compatible server)."""
+    timeout: float | None = None
+    """Seconds to wait for an answer; None keeps the SDK's default."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """Extra HTTP headers sent with every request."""
+
+    def __repr__(self) -> str:
+        key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
+        return (
+            f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
+            f"headers={sorted(self.headers)!r})"
+        )
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """Turn one `Request` into one provider call.
+
+    Implementations take a `ProviderOptions` in `__init__`. A `Protocol`, so a user's adapter
+    needs to inherit nothing; register it with `register_adapter`.
+    """
+
+    provider: ClassVar[str]
+
+    def send(self, request: Request) -> RawResponse:
+        """Make the call and return the provider's answer, or raise a `ProviderError`."""
+        ...
+
+    async def asend(self, request: Request) -> RawResponse:
+        """The same, without blocking the event loop."""
+        ...
+
+
+def register_adapter(provider: str, adapter: type[Adapter] | str) -> None:
+    """Make `provider` usable in "provider:model" strings: a class, or "module:Class" to import lazily."""
+    _registered[provider] = adapter
+
+
+def adapter_class(provider: str) -> type[Adapter]:
+    """The adapter class for a provider id, importing its module on first use.
+
+    Raises:
+        UnknownProviderError: no adapter is known by that name.
+        MissingDependencyError: the provider's SDK is not installed (raised by its module).
+    """
+    target = _registered.get(provider) or _BUILTIN.get(provider)
+    if target is None:
+        known = ", ".join(sorted({*_BUILTIN, *_registered}))
+        raise UnknownProviderError(f"unknown provider {provider!r} (known: {known})")
+    if isinstance(target, str):
+        module, _, attribute = target.partition(":")
+        cls: type[Adapter] = getattr(importlib.import_module(module), attribute)
+        return cls
+    return target
+
+
+def known_providers() -> list[str]:
+    """Every provider id that can be used, built in or registered."""
+    return sorted({*_BUILTIN, *_registered})
+
+
+__all__ = ["Adapter", "ProviderOptions", "adapter_class", "known_providers", "register_adapter"]
