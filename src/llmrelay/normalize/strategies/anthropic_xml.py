@@ -1,19 +1,235 @@
-"""Stub for the AnthropicInvoke strategy: not written yet."""
+"""Claude-style `<invoke>` markup, written as text instead of through the tool API.
+
+```
+<function_calls>
+<invoke name="search_web">
+<parameter name="query">weather today</parameter>
+<parameter name="num_results">5</parameter>
+</invoke>
+</function_calls>
+```
+
+This is the format of Anthropic's tool-use system prompt ("String and scalar parameters should
+be specified as is, while lists and objects should use JSON format"), so a value is decoded as
+JSON when it is JSON (`5`, `true`, `{"a": 1}`) and kept as the string it is otherwise; only the
+newlines models put around a value are stripped, never spaces. Tags may carry any namespace
+prefix (`<foo:invoke>`), `name=` takes either quote, and the `<function_calls>` wrapper is
+optional. MiniMax-M2 writes the same invokes inside `<minimax:tool_call>` (vLLM's
+`minimax_m2_tool_parser.py`), so a `tool_call` wrapper is read too.
+
+Also read: the legacy prompt format of anthropics/anthropic-tools (`prompt_constructors.py`),
+whose stop sequence was `</function_calls>`, so the close tag is usually missing:
+
+```
+<function_calls>
+<invoke>
+<tool_name>get_weather</tool_name>
+<parameters>
+<location>San Francisco, CA</location>
+</parameters>
+</invoke>
+```
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import json
+import re
+from typing import Any
+
+from ..._envelope import RejectedCall, RejectionKind
+from .._calls import CallReading, is_tool_name
+from .._types import Candidate, Parsed
+from .hermes import NextOccurrence, TagBudget, named, to_parsed
+
+_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.
+# The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
+# match attempt never runs past the next `<`.
+_TAG = re.compile(rf"<(/?){_PREFIX}(function_calls|tool_call|invoke)\b([^<>]*)>")
+_INVOKE_OPEN = re.compile(rf"<{_PREFIX}invoke\b")
+_INVOKE_CLOSE = re.compile(rf"</{_PREFIX}invoke\s*>")
+_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_call)\s*>")
+_PARAM_OPEN = re.compile(rf"<{_PREFIX}parameter\b([^<>]*)>")
+_PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
+_NAME_ATTR = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+_LEGACY_CHILD = re.compile(r"<([A-Za-z_][\w.-]{0,63})>")
+_NEWLINES = "\r\n"
+
+
+def xml_value(raw: str) -> Any:
+    """A parameter value written as text: JSON when it is JSON, else the string itself.
+
+    Only the newlines padding the value are removed (a value on lines of its own is the value
+    itself); spaces are kept, since they may belong to the value.
+    """
+    return json_or_text(raw.strip(_NEWLINES))
+
+
+def json_or_text(value: str) -> Any:
+    """`value` decoded as JSON when it is JSON (`5`, `true`, `[1, 2]`), else `value` unchanged."""
+    candidate = value.strip()
+    if candidate[:1] in ('"', "{", "[", "-", "t", "f", "n") or candidate[:1].isdigit():
+        try:
+            return json.loads(candidate, parse_constant=_refuse)
+        except (ValueError, RecursionError):
+            pass
+    return value
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN and Infinity: keep the text as written.
+
+
+class _Finders:
+    """The searches over the whole text, each asked at increasing positions, and the tag budget."""
+
+    def __init__(self, text: str) -> None:
+        self.invoke_open = NextOccurrence(text, _INVOKE_OPEN)
+        self.invoke_close = NextOccurrence(text, _INVOKE_CLOSE)
+        self.wrapper_close = NextOccurrence(text, _WRAPPER_CLOSE)
+        self.budget = TagBudget()
 
 
 class AnthropicInvoke:
-    """Not written yet: recognises nothing."""
+    """`<invoke name="…"><parameter name="…">…</parameter></invoke>`, in or out of `<function_calls>`."""
 
     name = "anthropic_xml"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: an `invoke` tag may occur."""
+        return "invoke" in text and "<" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
+        """Read every invoke, dropping the wrappers around them; None when there is none."""
+        finders = _Finders(text)
+        spans: list[tuple[int, int]] = []
+        readings: list[CallReading] = []
+        previous: tuple[str, int, int] | None = None  # The tag just before: ("open" | "call", start, end).
+        position = 0
+        while (tag := _TAG.search(text, position)) is not None and finders.budget.take():
+            position = tag.end()
+            closing, kind = tag.group(1) == "/", tag.group(2)
+            if kind != "invoke":
+                if closing and previous and previous[0] == "call" and _blank(text, previous[2], tag.start()):
+                    spans[-1] = (spans[-1][0], tag.end())
+                previous = None if closing else ("open", tag.start(), tag.end())
+                continue
+            found = None if closing else _read_invoke(text, tag, finders)
+            if finders.budget.exhausted:
+                break  # This invoke was left unread, with the rest.
+            if found is None:
+                previous = None
+                continue
+            start = tag.start()
+            if previous and previous[0] == "open" and _blank(text, previous[2], start):
+                start = previous[1]
+            readings.append(found[0])
+            spans.append((start, found[1]))
+            previous = ("call", start, found[1])
+            position = max(position, found[1])
+        return to_parsed(text, spans, readings, finders.budget) if spans else None
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    return start <= end and (start == end or text[start:end].isspace())
+
+
+def _read_invoke(text: str, tag: re.Match[str], finders: _Finders) -> tuple[CallReading, int] | None:
+    """Read one invoke: the call (or why not), and where its markup ends; None if not a call."""
+    body_start = tag.end()
+    ends = (finders.invoke_open.find(body_start), finders.wrapper_close.find(body_start))
+    limit = min((found[0] for found in ends if found is not None), default=len(text))
+    close = finders.invoke_close.find(body_start)
+    closed = close is not None and close[0] < limit
+    body_end, end = (close[0], close[1]) if close is not None and closed else (limit, limit)
+    cut_off = not closed and body_end == len(text)  # The answer stopped inside this invoke.
+    name_attr = _NAME_ATTR.search(tag.group(3))
+    if name_attr is not None:
+        name = next(group for group in name_attr.groups() if group is not None)
+        result = _read_parameters(text, body_start, body_end, finders.budget, cut_off=cut_off)
+    else:
+        legacy = _read_legacy(text, body_start, body_end, finders.budget, cut_off=cut_off)
+        if legacy is None:
+            return None  # `<invoke>` mentioned in prose.
+        name, result = legacy
+    if isinstance(result, RejectedCall):
+        return named(result, name), end
+    arguments, complete_at = result
+    if not closed and complete_at is not None:
+        end = complete_at  # Prose after the last complete parameter of an unclosed invoke stays content.
+    if not is_tool_name(name):
+        return RejectedCall(name or None, arguments, f"invoke has no valid tool name: {name!r}", "malformed"), end
+    return Candidate(name, arguments), end
+
+
+def _read_parameters(
+    text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
+) -> tuple[dict[str, Any], int | None] | RejectedCall:
+    """The `<parameter name=…>` values between `start` and `end`, and where the last one closed.
+
+    A missing `</parameter>` is tolerated when another tag follows (it ends the value), but not
+    when the answer stopped inside the value: that call was cut off.
+    """
+    opens, closes = NextOccurrence(text, _PARAM_OPEN, end), NextOccurrence(text, _PARAM_CLOSE, end)
+    arguments: dict[str, Any] = {}
+    complete_at: int | None = start
+    position = start
+    while (found := opens.find(position)) is not None and budget.take():
+        tag = _PARAM_OPEN.match(text, found[0], end)
+        name_attr = _NAME_ATTR.search(tag.group(1)) if tag is not None else None
+        if tag is None or name_attr is None:
+            return RejectedCall(None, text[start:end], "a <parameter> tag has no name= attribute", "malformed")
+        name = next(group for group in name_attr.groups() if group is not None)
+        close, next_open = closes.find(found[1]), opens.find(found[1])
+        value_end = min(at[0] for at in (close, next_open, (end, end)) if at is not None)
+        if close is not None and close[0] == value_end:
+            position = complete_at = close[1]
+        elif cut_off and next_open is None:
+            reason = f"parameter '{name}' was cut off before its </parameter>"
+            return RejectedCall(None, {**arguments, name: text[found[1] : end]}, reason, "truncated")
+        else:
+            position, complete_at = value_end, None  # A missing </parameter>: the next tag ends the value.
+        arguments[name] = xml_value(text[found[1] : value_end])
+    return arguments, complete_at
+
+
+def _read_legacy(
+    text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
+) -> tuple[str, tuple[dict[str, Any], int | None] | RejectedCall] | None:
+    """anthropic-tools' `<invoke><tool_name>…</tool_name><parameters>…</parameters></invoke>`."""
+    name_start = text.find("<tool_name>", start, end)
+    if name_start == -1:
         return None
+    name_end = text.find("</tool_name>", name_start, end)
+    if name_end == -1:
+        kind: RejectionKind = "truncated" if cut_off else "malformed"
+        return "", RejectedCall(None, text[start:end], "the <tool_name> tag is not closed", kind)
+    name = text[name_start + len("<tool_name>") : name_end].strip()
+    params_start = text.find("<parameters>", name_end, end)
+    if params_start == -1:
+        return name, ({}, name_end + len("</tool_name>"))
+    params_close = text.find("</parameters>", params_start, end)
+    params_end = end if params_close == -1 else params_close
+    cut_off = cut_off and params_close == -1
+    result = _read_children(text, params_start + len("<parameters>"), params_end, budget, cut_off=cut_off)
+    if params_close != -1 and not isinstance(result, RejectedCall):
+        result = (result[0], params_close + len("</parameters>"))
+    return name, result
+
+
+def _read_children(
+    text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
+) -> tuple[dict[str, Any], int] | RejectedCall:
+    """`<key>value</key>` elements, one per argument."""
+    arguments: dict[str, Any] = {}
+    position = start
+    while (tag := _LEGACY_CHILD.search(text, position, end)) is not None and budget.take():
+        key = tag.group(1)
+        close = text.find(f"</{key}>", tag.end(), end)
+        if close == -1:
+            kind: RejectionKind = "truncated" if cut_off else "malformed"
+            partial = {**arguments, key: text[tag.end() : end]}
+            return RejectedCall(None, partial, f"parameter <{key}> is not closed", kind)
+        arguments[key] = xml_value(text[tag.end() : close])
+        position = close + len(key) + 3
+    return arguments, position

@@ -1,19 +1,298 @@
-"""Stub for the HermesToolCall strategy: not written yet."""
+"""Hermes-style `<tool_call>` blocks holding JSON: Hermes 2 Pro/3, Qwen2.5/Qwen3 and their fine-tunes.
+
+```
+Let me check.
+<tool_call>
+{"name": "get_weather", "arguments": {"city": "Paris"}}
+</tool_call>
+```
+
+The shape is the one the Hermes-2-Pro and Qwen2.5/Qwen3 chat templates teach
+(`{"name": <function-name>, "arguments": <args-json-object>}` on a line of its own) and
+that vLLM's `tool_parsers/hermes_tool_parser.py` reads (`<tool_call>(.*?)</tool_call>|<tool_call>(.*)`:
+the last block may lack its `</tool_call>`). Also read: several blocks, a JSON array of calls or
+several JSON objects in one block, the extra closing brace Qwen2.5 sometimes adds, and GLM's
+no-argument call, a bare name (`<tool_call>get_time</tool_call>`).
+
+Bodies written in Qwen3-Coder's `<function=…>` or GLM's `<arg_key>` markup are read by the
+strategies ordered before this one; here they are simply not JSON, so not a call attempt.
+
+This module also holds the linear-time tag scanning that the other tag-based strategies share
+(`NextOccurrence`, `tag_blocks`, `parse_tagged_json`).
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, is_tool_name, read_call
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._text import cut_spans
+from .._types import Candidate, Parsed
+
+_DECODER = json.JSONDecoder()
+Interpret = Callable[[list[Any]], list[CallReading]]
+"""What decoded JSON values mean, as calls (or rejections)."""
+_NOT_SPACE = re.compile(r"\S")
+
+
+class NextOccurrence:
+    """Where `target` next occurs at or after a position (and before `end`), in linear total time.
+
+    Positions asked for must never decrease. A search that found nothing is remembered, so 200k
+    unclosed open tags cost one search for the close tag, not 200k searches to the end.
+    """
+
+    def __init__(self, text: str, target: str | re.Pattern[str], end: int | None = None) -> None:
+        self._text = text
+        self._target = target
+        self._end = len(text) if end is None else end
+        self._found: tuple[int, int] | None = (-1, -1)  # (-1, -1): nothing searched yet.
+
+    def find(self, position: int) -> tuple[int, int] | None:
+        """Return `(start, end)` of the first occurrence at or after `position`, or None."""
+        found = self._found
+        if found is None or found[0] >= position:
+            return found
+        if isinstance(self._target, str):
+            start = self._text.find(self._target, position, self._end)
+            self._found = None if start == -1 else (start, start + len(self._target))
+        else:
+            match = self._target.search(self._text, position, self._end)
+            self._found = None if match is None else match.span()
+        return self._found
+
+
+@dataclass(frozen=True)
+class TagBlock:
+    """One `open…close` block of a text, as offsets."""
+
+    start: int
+    """Offset of the open tag."""
+    body_start: int
+    """Offset just past the open tag."""
+    body_end: int
+    """Offset of the close tag; for an unclosed block, of the next open tag or the text's end."""
+    end: int
+    """Offset just past the close tag (`body_end` when unclosed)."""
+    closed: bool
+    """Whether the close tag was there."""
+
+
+MAX_TAGS = 2000
+"""Tags read per answer, at most: call tags and argument tags together. No model writes that
+many, and the bound keeps the Python work on hostile text (200k tags) small and fixed; finding
+the tags is left to C-level scans (`str.find`, regex search)."""
+
+
+class TagBudget:
+    """How many more tags one reading of an answer may examine (see `MAX_TAGS`)."""
+
+    def __init__(self, limit: int = MAX_TAGS) -> None:
+        self.left = limit
+        self.exhausted = False
+        """Whether a tag was left unread for want of budget."""
+
+    def take(self) -> bool:
+        """Use one tag; False, and `exhausted` set, once the budget is spent."""
+        if self.left == 0:
+            self.exhausted = True
+            return False
+        self.left -= 1
+        return True
+
+    def rejection(self) -> RejectedCall:
+        """The rejection that says the rest of the answer was not read."""
+        reason = f"more than {MAX_TAGS} tool-call tags in one answer: the rest was not read"
+        return RejectedCall(None, None, reason, "malformed")
+
+
+def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: TagBudget) -> list[TagBlock]:
+    """The blocks of `text`, in order, found in linear time (at most what `budget` allows).
+
+    A block without its close tag runs to the next open tag, or to the end of the text (the
+    model stopped at its stop token before writing the close tag).
+
+    Args:
+        text: the answer.
+        open_tag: e.g. `<tool_call>`.
+        close_tag: e.g. `</tool_call>`.
+        first: the body of a regex character class (for `{` and `[`, say): only blocks whose
+            body starts, after blank space, with such a character are returned. The others are skipped by the
+            regex scan itself, so prose full of empty tags costs no Python work.
+        budget: the tags this reading may still examine.
+    """
+    candidates = NextOccurrence(text, re.compile(re.escape(open_tag) + rf"(?=\s*[{first}])"))
+    opens, closes = NextOccurrence(text, open_tag), NextOccurrence(text, close_tag)
+    blocks: list[TagBlock] = []
+    position = 0
+    while (found := candidates.find(position)) is not None and budget.take():
+        start, body_start = found[0], found[0] + len(open_tag)
+        next_open = opens.find(body_start)
+        limit = next_open[0] if next_open is not None else len(text)
+        close = closes.find(body_start)
+        if close is not None and close[0] < limit:
+            blocks.append(TagBlock(start, body_start, close[0], close[1], closed=True))
+        else:
+            blocks.append(TagBlock(start, body_start, limit, limit, closed=False))
+        position = blocks[-1].end
+    return blocks
+
+
+def skip_space(text: str, position: int, end: int | None = None) -> int:
+    """Return the offset of the first non-space character at or after `position` (or `end`)."""
+    limit = len(text) if end is None else end
+    match = _NOT_SPACE.search(text, position, limit)
+    return match.start() if match is not None else limit
+
+
+def widen(text: str, start: int, end: int, open_tag: str, close_tag: str) -> tuple[int, int]:
+    """Grow the span `(start, end)` over an `open_tag … close_tag` wrapper around it, if any.
+
+    Only blank space may separate the wrapper from the span. The look back is bounded, so many
+    spans cost linear time; a wrapper further away than that stays in the content.
+    """
+    after = skip_space(text, end)
+    if text.startswith(close_tag, after):
+        end = after + len(close_tag)
+    return opened_before(text, start, open_tag), end
+
+
+def opened_before(text: str, start: int, open_tag: str) -> int:
+    """The offset of an `open_tag` just before `start` (blank space between), else `start`."""
+    before = text.rfind(open_tag, max(0, start - len(open_tag) - 256), start)
+    if before != -1 and skip_space(text, before + len(open_tag), start) == start:
+        return before
+    return start
+
+
+def to_parsed(
+    text: str, spans: list[tuple[int, int]], readings: list[CallReading], budget: TagBudget | None = None
+) -> Parsed:
+    """The reading of an answer whose markup sits at `spans` (and a rejection if tags were left unread)."""
+    rejected = [r for r in readings if isinstance(r, RejectedCall)]
+    if budget is not None and budget.exhausted:
+        rejected.append(budget.rejection())
+    return Parsed(
+        calls=[r for r in readings if isinstance(r, Candidate)], text=cut_spans(text, spans), rejected=rejected
+    )
+
+
+def json_readings(values: list[Any]) -> list[CallReading]:
+    """The calls in decoded JSON values: call objects, or arrays of them."""
+    readings: list[CallReading] = []
+    for value in values:
+        for item in value if isinstance(value, list) else [value]:
+            reading = read_call(item, explicit=True)
+            if reading is None:
+                shown = json.dumps(item, ensure_ascii=False)[:80]
+                reading = RejectedCall(None, item, f"not a tool call (no tool name): {shown}", "malformed")
+            readings.append(reading)
+    return readings
+
+
+def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: bool = False) -> Parsed | None:
+    """Read calls written as JSON inside `open_tag…close_tag` blocks; None when there are none.
+
+    Args:
+        text: the answer.
+        open_tag: e.g. `<tool_call>`.
+        close_tag: e.g. `</tool_call>`.
+        bare_names: whether a closed block holding only a tool name is a call without arguments.
+    """
+    spans: list[tuple[int, int]] = []
+    readings: list[CallReading] = []
+    budget = TagBudget()
+    for block in tag_blocks(text, open_tag, close_tag, r"\[{A-Za-z_" if bare_names else r"\[{", budget):
+        found = read_json_block(text, block)
+        if found is None and bare_names:
+            found = _read_bare_name(text, block)
+        if found is not None:
+            readings.extend(found[0])
+            spans.append((block.start, found[1]))
+    return to_parsed(text, spans, readings, budget) if readings else None
+
+
+def read_json_block(
+    text: str, block: TagBlock, interpret: Interpret = json_readings
+) -> tuple[list[CallReading], int] | None:
+    """Read a block whose body is JSON: the calls, and where the block's markup ends.
+
+    Returns None when the body does not start with `{` or `[` (not a JSON call attempt). In an
+    unclosed block, prose after complete JSON stays content. `interpret` says what the decoded
+    values mean (by default: call objects, or arrays of them).
+    """
+    first = skip_space(text, block.body_start, block.body_end)
+    if first == block.body_end or text[first] not in "{[":
+        return None
+    body = text[first : block.body_end]
+    values, stop = decode_json_values(body)
+    rest = body[stop:].rstrip()
+    if not values:
+        return read_lenient(body.rstrip(), interpret), block.end
+    if not rest or (block.closed and not rest.strip("}]")):
+        return interpret(values), block.end  # Ignores the stray `}` Qwen2.5 sometimes adds.
+    if not block.closed and rest[0] not in "{[":
+        return interpret(values), first + stop  # The block ended with its JSON.
+    return interpret(values) + read_lenient(rest, interpret), block.end
+
+
+def decode_json_values(body: str) -> tuple[list[Any], int]:
+    """Decode strict JSON values one after another from the start of `body`.
+
+    Returns the values and the offset of the first character (after blank space) not decoded.
+    """
+    values: list[Any] = []
+    position = skip_space(body, 0)
+    while position < len(body) and body[position] in "{[":
+        try:
+            value, position = _DECODER.raw_decode(body, position)
+        except (ValueError, RecursionError):
+            break
+        values.append(value)
+        position = skip_space(body, position)
+    return values, position
+
+
+def read_lenient(body: str, interpret: Interpret = json_readings) -> list[CallReading]:
+    """Read a JSON body the strict decoder refused: leniently, or as a rejection saying why not."""
+    try:
+        value = loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return [RejectedCall(None, body, f"the JSON was cut off before its end ({exc})", "truncated")]
+    except (LenientJSONError, RecursionError) as exc:
+        return [RejectedCall(None, body, f"the JSON is not readable ({exc})", "malformed")]
+    return interpret([value])
+
+
+def named(rejection: RejectedCall, name: str) -> RejectedCall:
+    """The same rejection, for the call named `name`."""
+    reason = f"tool call '{name}': {rejection.reason}" if name else rejection.reason
+    return RejectedCall(name or None, rejection.arguments, reason, rejection.kind, rejection.id)
+
+
+def _read_bare_name(text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:
+    """GLM's no-argument call, `<tool_call>get_time</tool_call>`; only a closed block counts."""
+    if not block.closed:
+        return None
+    name = text[block.body_start : block.body_end].strip()
+    return ([Candidate(name, {})], block.end) if is_tool_name(name) else None
 
 
 class HermesToolCall:
-    """Not written yet: recognises nothing."""
+    """`<tool_call>{"name": …, "arguments": …}</tool_call>` blocks (Hermes, Qwen and their fine-tunes)."""
 
     name = "hermes"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: the open tag occurs."""
+        return "<tool_call>" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read every block; None when no block holds a call attempt."""
+        return parse_tagged_json(text, "<tool_call>", "</tool_call>", bare_names=True)

@@ -1,19 +1,149 @@
-"""Stub for the PythonicCalls strategy: not written yet."""
+"""A Python list of calls as the whole answer: Llama 3.2/3.3 and Llama 4, ToolACE, and others.
+
+```
+[get_weather(city="Paris", days=3), get_time(tz="UTC")]
+```
+
+The shape is the one the Llama 3.2 chat template asks for (`[func_name1(param_name1=value1,
+param_name2=value2...), func_name2(params)]`) and vLLM's `tool_parsers/pythonic_tool_parser.py`
+reads: the whole output is parsed with Python's `ast`, it must be a list of calls, and each
+argument must be a keyword with a literal value. Llama 4 wraps the list in `<|python_start|>`
+and `<|python_end|>` (vLLM's `llama4_pythonic_tool_parser.py`). Nothing is ever evaluated: each
+value goes through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models
+also write. Dotted names (`module.func`) are kept as written.
+
+Prose that merely contains such a list is not this format: only a whole answer is read.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import ast
+import re
+from typing import Any
+
+from ..._envelope import RejectedCall, RejectionKind
+from .._calls import CallReading, is_tool_name
+from .._types import Candidate, Parsed
+from .hermes import to_parsed
+
+_START, _END = "<|python_start|>", "<|python_end|>"
+_HEAD = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
+# `ast` needs about a microsecond per node, so the Python code around string literals is bounded;
+# a long string literal (a file's content) is one node and costs nothing.
+_MAX_CODE = 20_000
+# A string literal, up to its closing quote or the end of its line: always matches, so a scan
+# never retries from inside an unterminated string (linear time).
+_STRING = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""")
+_JSON_NAMES = {"true": True, "false": False, "null": None}
 
 
 class PythonicCalls:
-    """Not written yet: recognises nothing."""
+    """`[f(a=1), g(b="x")]`: the answer is a Python list of calls with keyword arguments."""
 
     name = "pythonic"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: the answer starts with `[` (or Llama 4's `<|python_start|>`)."""
+        stripped = text.lstrip()
+        return stripped.startswith(("[", _START))
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
+        """Parse the whole answer with `ast`; None unless it is (or starts as) a list of calls."""
+        source = _unwrap(text.strip())
+        if _HEAD.match(source) is None:
+            return None
+        if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
+            reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
+            return _rejected(source, reason, "malformed")
+        try:
+            tree = ast.parse(source, mode="eval")
+        except SyntaxError as exc:
+            if _cut_off(exc):
+                return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
+            return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
+        except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
+            return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
+        if not isinstance(tree.body, ast.List):
+            return None
+        readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
+        return to_parsed("", [], readings)
+
+
+def _unwrap(source: str) -> str:
+    if source.startswith(_START):
+        source = source[len(_START) :]
+        source = source[: -len(_END)] if source.endswith(_END) else source
+    return source.strip()
+
+
+def _cut_off(error: SyntaxError) -> bool:
+    """Whether Python ran out of input (a bracket or string never closed), not into a typo."""
+    message = error.msg or ""
+    return "was never closed" in message or message.startswith(("unterminated", "unexpected EOF"))
+
+
+def _rejected(source: str, reason: str, kind: RejectionKind) -> Parsed:
+    return Parsed(rejected=[RejectedCall(None, source, reason, kind)])
+
+
+def _read_element(index: int, node: ast.expr) -> CallReading:
+    """One element of the list: a call with keyword arguments, or why it is not one.
+
+    A rejection carries the arguments read before the problem (`ast.get_source_segment` would
+    give the text, but it takes quadratic time on a long line).
+    """
+    if not isinstance(node, ast.Call):
+        return RejectedCall(None, None, f"element {index} is not a function call", "malformed")
+    name = _dotted_name(node.func)
+    if name is None or not is_tool_name(name):
+        return RejectedCall(None, None, f"element {index} does not call a tool by name", "malformed")
+    arguments: dict[str, Any] = {}
+    if node.args:
+        reason = f"tool call '{name}': positional arguments have no parameter names; use name=value"
+        return RejectedCall(name, arguments, reason, "malformed")
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            return RejectedCall(name, arguments, f"tool call '{name}': **kwargs cannot be read", "malformed")
+        try:
+            arguments[keyword.arg] = _literal(keyword.value)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            reason = f"tool call '{name}': argument '{keyword.arg}' is not a literal value"
+            return RejectedCall(name, arguments, reason, "malformed")
+    return Candidate(name, arguments)
+
+
+def _dotted_name(node: ast.expr) -> str | None:
+    """`f` or `module.f`; None for anything else (a call result, a subscript)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
         return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+class _JsonNames(ast.NodeTransformer):
+    """`true`, `false` and `null`, as models write them, become the constants they mean."""
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id in _JSON_NAMES:
+            return ast.copy_location(ast.Constant(_JSON_NAMES[node.id]), node)
+        return node
+
+
+def _literal(node: ast.expr) -> Any:
+    """The value of a literal expression, as JSON-like data; never evaluates anything else."""
+    return _as_json(ast.literal_eval(_JsonNames().visit(node)))
+
+
+def _as_json(value: Any) -> Any:
+    """Tuples become lists; values JSON cannot hold (sets, bytes, complex numbers) are refused."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_as_json(item) for item in value]
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return {key: _as_json(item) for key, item in value.items()}
+    raise TypeError(f"{type(value).__name__} is not a JSON value")

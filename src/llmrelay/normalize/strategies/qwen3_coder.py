@@ -1,19 +1,168 @@
-"""Stub for the Qwen3CoderXml strategy: not written yet."""
+"""Qwen3-Coder's XML calls: `<function=NAME>` with one `<parameter=NAME>` element per argument.
+
+```
+<tool_call>
+<function=get_weather>
+<parameter=city>
+Paris
+</parameter>
+<parameter=days>
+3
+</parameter>
+</function>
+</tool_call>
+```
+
+The shape is the one Qwen3-Coder's chat template writes and vLLM's
+`tool_parsers/qwen3coder_tool_parser.py` reads: the `<tool_call>` wrapper is optional, one
+newline after `<parameter=…>` and one before `</parameter>` are padding, and a missing
+`</parameter>` or `</function>` is tolerated (the next tag, or the end of the answer, ends it).
+vLLM converts values with the tool's schema; without it, a value is JSON when it parses
+(`3` -> 3) and the string itself otherwise. A `<function=NAME>` whose body is JSON is the
+Llama 3.1 / Functionary v3.1 format, left to `Functionary`.
+"""
 
 from __future__ import annotations
 
-from .._types import Parsed
+import re
+from typing import Any
+
+from ..._envelope import RejectedCall
+from .._calls import CallReading, is_tool_name
+from .._types import Candidate, Parsed
+from .anthropic_xml import json_or_text
+from .hermes import NextOccurrence, TagBudget, opened_before, skip_space, to_parsed, widen
+
+_FUNCTION = "<function="
+_PARAMETER = "<parameter="
+# vLLM refuses names with template or markup characters (an unrendered `{{ name }}` is no call).
+_FUNCTION_HEAD = re.compile(r"<function=([^\s<>{}\"'=]{1,128})>")
+_PARAMETER_HEAD = re.compile(r"<parameter=([^<>\n]{1,128})>")
+# A tag cut off before its `>`: the rest of the answer is a name in progress.
+_CUT_NAME = re.compile(r"[^<>\n]{0,128}\Z")
+# What may end a function body whose `</function>` is missing.
+_BODY_ENDS = ("</tool_call>", "<tool_call>", _FUNCTION)
+
+
+class _Finders:
+    """The searches over the whole text, each asked at increasing positions, and the tag budget."""
+
+    def __init__(self, text: str) -> None:
+        self.functions = NextOccurrence(text, _FUNCTION)
+        self.function_closes = NextOccurrence(text, "</function>")
+        self.parameters = NextOccurrence(text, _PARAMETER)
+        self.parameter_closes = NextOccurrence(text, "</parameter>")
+        self.tool_call_opens = NextOccurrence(text, "<tool_call>")
+        self.tool_call_closes = NextOccurrence(text, "</tool_call>")
+        self.budget = TagBudget()
 
 
 class Qwen3CoderXml:
-    """Not written yet: recognises nothing."""
+    """`<function=…><parameter=…>…</parameter></function>`, in or out of `<tool_call>`."""
 
     name = "qwen3_coder"
 
     def detect(self, text: str) -> bool:
-        """Return False: this stub recognises nothing."""
-        return False
+        """Cheap check: a `<function=` tag occurs."""
+        return _FUNCTION in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Return None: this stub recognises nothing."""
-        return None
+        """Read every function; None when no function has parameter-style markup."""
+        finders = _Finders(text)
+        spans: list[tuple[int, int]] = []
+        readings: list[CallReading] = []
+        position = 0
+        while (found := finders.functions.find(position)) is not None and finders.budget.take():
+            start, position = found
+            head = _FUNCTION_HEAD.match(text, start)
+            if head is None:
+                if _CUT_NAME.match(text, position) is not None and _wrapped(text, start):
+                    readings.append(RejectedCall(None, text[start:], "the function name was cut off", "truncated"))
+                    spans.append(widen(text, start, len(text), "<tool_call>", "</tool_call>"))
+                continue
+            if not _is_attempt(text, head, _wrapped(text, start)):
+                continue
+            reading, end = _read_function(text, head.group(1), head.end(), finders)
+            if finders.budget.exhausted:
+                break  # This function was left unread, with the rest.
+            readings.append(reading)
+            spans.append(widen(text, start, end, "<tool_call>", "</tool_call>"))
+            position = max(position, end)
+        return to_parsed(text, spans, readings, finders.budget) if spans else None
+
+
+def _wrapped(text: str, start: int) -> bool:
+    return opened_before(text, start, "<tool_call>") != start
+
+
+def _is_attempt(text: str, head: re.Match[str], wrapped: bool) -> bool:
+    """Parameter markup, an empty body, or anything inside `<tool_call>` but JSON."""
+    first = skip_space(text, head.end())
+    if text.startswith(("{", "["), first):
+        return False  # `<function=name>{…}`: Functionary / Llama 3.1.
+    return wrapped or first == len(text) or text.startswith((_PARAMETER, "</function>", "</tool_call>"), first)
+
+
+def _read_function(text: str, name: str, position: int, finders: _Finders) -> tuple[CallReading, int]:
+    """Read the parameters from `position` on: the call (or why not), and where its markup ends."""
+    arguments: dict[str, Any] = {}
+    while True:
+        position = skip_space(text, position)
+        if text.startswith("</function>", position):
+            return _call(name, arguments), position + len("</function>")
+        if position == len(text) or text.startswith(_BODY_ENDS, position):
+            return _call(name, arguments), position  # `</function>` missing: tolerated, as vLLM does.
+        head = _PARAMETER_HEAD.match(text, position) if text.startswith(_PARAMETER, position) else None
+        if not finders.budget.take():
+            return _call(name, arguments), position
+        if head is None:
+            return _unreadable(text, name, arguments, position, finders)
+        value_start = head.end()
+        value_end, position = _value_extent(text, value_start, finders)
+        arguments[head.group(1).strip()] = _value(text[value_start:value_end])
+
+
+def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:
+    """Where a value ends, and where reading goes on: its `</parameter>`, else the next tag."""
+    close = finders.parameter_closes.find(start)
+    others = [
+        finder.find(start)
+        for finder in (
+            finders.parameters,
+            finders.function_closes,
+            finders.functions,
+            finders.tool_call_opens,
+            finders.tool_call_closes,
+        )
+    ]
+    end = min((found[0] for found in others if found is not None), default=len(text))
+    if close is not None and close[0] <= end:
+        return close
+    return end, end
+
+
+def _unreadable(
+    text: str, name: str, arguments: dict[str, Any], position: int, finders: _Finders
+) -> tuple[CallReading, int]:
+    """Text in a function body that is not a parameter: a cut-off tag, or malformed markup."""
+    if text.startswith(_PARAMETER, position) and _CUT_NAME.match(text, position + len(_PARAMETER)):
+        reason = f"tool call '{name}': a <parameter= tag was cut off"
+        return RejectedCall(name, arguments, reason, "truncated"), len(text)
+    close = finders.function_closes.find(position)
+    end = close[1] if close is not None else len(text)
+    shown = text[position : position + 40]
+    reason = f"tool call '{name}': expected <parameter=NAME> or </function>, found {shown!r}"
+    return RejectedCall(name, arguments, reason, "malformed"), end
+
+
+def _call(name: str, arguments: dict[str, Any]) -> CallReading:
+    if not is_tool_name(name):
+        return RejectedCall(name, arguments, f"not a valid tool name: {name!r}", "malformed")
+    return Candidate(name, arguments)
+
+
+def _value(raw: str) -> Any:
+    """One newline of padding on each side is the template's, not the value's."""
+    raw = raw[1:] if raw.startswith("\n") else raw
+    raw = raw[:-1] if raw.endswith("\n") else raw
+    return json_or_text(raw)
