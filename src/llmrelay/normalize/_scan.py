@@ -1,46 +1,201 @@
-"""Placeholder until the linear-time scanner lands (same API)."""
+"""Find balanced `{…}` and `[…]` regions in prose, in linear time: `iter_json_spans`.
+
+    I'll look that up. {"name": "search", "arguments": {"q": "a } in a string"}} Done.
+                       ^ span start                                          ^ span end
+
+Only double-quoted strings are strings: braces inside them do not count. Quotes outside any
+region are prose, and so are apostrophes everywhere ("don't" opens nothing), which means a
+single-quoted `{'a': '}'}` is cut at the quoted brace; the lenient loader then reports it.
+
+Why not the obvious loop (seed 001's `_find_balanced_json`: from every `{`, walk forward until
+the depth returns to zero)? On a megabyte of `{` that is 10^12 steps. Here one left-to-right
+pass keeps a stack of open brackets, so each character is looked at a constant number of times:
+
+- regexes jump from one run of brackets to the next (strings are skipped inside the regex), so
+  Python code runs once per *run* (`{{[`), not per character; a long region that is valid
+  JSON is measured by `json.JSONDecoder.raw_decode`, in C;
+- a region that never closes (a stray `{` in prose) does not hide the regions inside it: they
+  are yielded at the end of the text, or once `max_candidates` of them are waiting;
+- a closer of the wrong kind (`{"a": [1}`) ends the attempt: the regions closed inside it are
+  yielded and the scan starts afresh after that closer.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
+
+__all__ = ["find_balanced_end", "iter_json_spans"]
+
+Span = tuple[int, int]
+
+_OPENER = re.compile(r"[{\[]")
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+# From inside a region: skip text, whole strings and opening brackets, stop at the next run of
+# closers. The openers skipped are listed only when closers need them (_OPENER_RUNS), so a
+# region that never closes costs no Python work per bracket. An unclosed quote (the group
+# `(")`) means no later quote can close either: the scan goes on with the _NO_STRINGS patterns.
+# The `\Z` alternatives keep a match from failing, so none is retried from later positions.
+_INSIDE = re.compile(rf'[^"}}\]]*(?:{_STRING}[^"}}\]]*)*(?:([}}\]]+)|(")|\Z)', re.DOTALL)
+_INSIDE_NO_STRINGS = re.compile(r"[^}\]]*(?:([}\]]+)|\Z)")
+_OPENER_RUNS = re.compile(rf'[^"{{\[]*(?:{_STRING}[^"{{\[]*)*(?:([{{\[]+)|\Z)', re.DOTALL)
+_OPENER_RUNS_NO_STRINGS = re.compile(r"[^{\[]*(?:([{\[]+)|\Z)")
+_CLOSE, _QUOTE = 1, 2
+_CLOSER_FOR = str.maketrans("{[", "}]")
+_DECODER = json.JSONDecoder(strict=False)
+# A region still open after this many runs of closers may be long valid JSON: try the C decoder.
+_DECODE_AFTER = 64
+# `nested=True` looks this many levels inside each region.
+_NESTED_LEVELS = 3
+
+
+def iter_json_spans(text: str, start: int = 0, *, max_candidates: int = 1000, nested: bool = False) -> Iterator[Span]:
+    """Yield `(start, end)` of each balanced `{…}` / `[…]` region in `text`, in order.
+
+    Regions do not overlap: one inside another is not yielded (unless `nested`). The regions
+    are balanced, not necessarily valid JSON; parse them with `loads_lenient`.
+
+    Args:
+        text: the text to search.
+        start: where to start searching.
+        max_candidates: yield at most this many spans; this also bounds the work done on text
+            made of thousands of tiny regions (`{}{}{}…`).
+        nested: also yield, right after each region, the regions inside it, down to three
+            levels (so a region comes before the regions it contains). For callers that look
+            inside a region only when it does not parse: skip the spans that start before the
+            end of the last region read. Each level costs at most one more pass over the text,
+            for the scan and for the caller's parsing alike, so the total work stays linear.
+    """
+    remaining = max_candidates
+    for span in _spans(text, start, len(text), max_candidates, _NESTED_LEVELS if nested else 0):
+        if remaining <= 0:
+            return
+        remaining -= 1
+        yield span
 
 
 def find_balanced_end(text: str, start: int) -> int | None:
-    """Return the offset just past the closer matching the opener at `start`, or None."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return None
+    """The end (exclusive) of the region opened at `text[start]`, or None if it never closes.
+
+    `text[start]` must be `{` or `[`; for anything else the answer is None. A closer of the
+    wrong kind before the end counts as never closing.
+    """
+    if text[start : start + 1] not in ("{", "["):
+        return None
+    return _scan_group(text, start, len(text), 0, True)[2]
 
 
-def iter_json_spans(text: str, start: int = 0, *, max_candidates: int = 1000) -> Iterator[tuple[int, int]]:
-    """Yield balanced top-level regions."""
-    position = start
-    while max_candidates > 0:
-        opener = min((i for i in (text.find("{", position), text.find("[", position)) if i != -1), default=-1)
-        if opener == -1:
+def _spans(text: str, pos: int, end: int, budget: int, levels: int) -> Iterator[Span]:
+    """Maximal balanced regions in `text[pos:end]`, each followed by its inner ones if `levels`."""
+    for span in _maximal(text, pos, end, budget):
+        yield span
+        if levels:
+            yield from _spans(text, span[0] + 1, span[1] - 1, budget, levels - 1)
+
+
+def _maximal(text: str, pos: int, end: int, budget: int) -> Iterator[Span]:
+    strings = True  # once a quote never closes, no later one can: see _INSIDE
+    for _ in range(budget):  # each attempt, found or failed, is one of the candidates
+        match = _OPENER.search(text, pos, end)
+        if match is None:
             return
-        end = find_balanced_end(text, opener)
-        if end is None:
-            position = opener + 1
+        regions, pos, _, strings = _scan_group(text, match.start(), end, budget, strings)
+        yield from regions
+
+
+def _scan_group(
+    text: str, start: int, end: int, budget: int, strings: bool
+) -> tuple[list[Span], int, int | None, bool]:
+    """Scan from the opener at `start` until its brackets close or the attempt ends.
+
+    Returns the closed regions not inside one another, where to search on, where the opener's
+    own region ends (None if it did not close), and whether quotes still open strings. One
+    function with local variables, not a class, because this loop is the scanner's hot path.
+    """
+    stack: list[list[int]] = []  # runs of open brackets: [position, how many still open]
+    skipped: list[tuple[int, int, bool]] = []  # stretches with openers not yet listed in `stack`
+    regions: list[Span] = []
+    pattern = _INSIDE if strings else _INSIDE_NO_STRINGS
+    pos = start
+    closer_runs = 0
+    while True:
+        match = pattern.match(text, pos, end)
+        if match is None:  # cannot happen: each pattern matches the empty string before \Z
+            return regions, end, None, strings
+        kind = match.lastindex
+        if match.start() < match.start(kind or 0):
+            skipped.append((match.start(), match.start(kind or 0), strings))
+        pos = match.end()
+        if kind is None:
+            return regions, end, None, strings  # the end: brackets still open stay unclosed
+        if kind == _QUOTE:
+            pattern, strings = _INSIDE_NO_STRINGS, False
             continue
-        max_candidates -= 1
-        yield opener, end
-        position = end
+        if skipped:
+            stack.extend(_opener_runs(text, skipped))
+            skipped.clear()
+        closer_runs += 1
+        if closer_runs == _DECODE_AFTER and stack and stack[0][0] == start:
+            decoded_end = _decode_end(text, start, end)
+            if decoded_end is not None:  # a long region of valid JSON: measured in C
+                return [(start, decoded_end)], decoded_end, decoded_end, strings
+        at = match.start(kind)
+        closers = match.group(kind)
+        done = 0
+        while done < len(closers) and stack:
+            run_at, open_count = top = stack[-1]
+            count = min(open_count, len(closers) - done)
+            wanted = text[run_at + open_count - count : run_at + open_count][::-1].translate(_CLOSER_FOR)
+            matched = _common_prefix(wanted, closers[done : done + count])
+            if matched:
+                top[1] -= matched
+                if not top[1]:
+                    stack.pop()
+                region_start = run_at + open_count - matched
+                while regions and regions[-1][0] >= region_start:
+                    regions.pop()  # inside the region just closed
+                regions.append((region_start, at + done + matched))
+                done += matched
+            if matched < count:  # a closer of the wrong kind: this attempt is over
+                return regions, at + done + 1, None, strings
+        if not stack:  # the opener's region closed; any closers left over are stray
+            closed_at = regions[-1][1] if regions and regions[-1][0] == start else None
+            return regions, at + done, closed_at, strings
+        if len(regions) >= budget > 0:  # too many regions wait on unclosed brackets
+            return regions, pos, None, strings
+
+
+def _opener_runs(text: str, stretches: list[tuple[int, int, bool]]) -> list[list[int]]:
+    """The runs of opening brackets in stretches skipped over, outside strings, in order."""
+    runs = []
+    for start, stop, strings in stretches:
+        pattern = _OPENER_RUNS if strings else _OPENER_RUNS_NO_STRINGS
+        runs += [[m.start(1), m.end(1) - m.start(1)] for m in pattern.finditer(text, start, stop) if m.lastindex]
+    return runs
+
+
+def _decode_end(text: str, start: int, end: int) -> int | None:
+    """Where the valid JSON value at `start` ends, or None.
+
+    `raw_decode` is given growing slices, never the whole text: the error it raises counts
+    the lines before the error position, which from deep in a long text costs O(position).
+    """
+    size = 4096
+    while True:
+        chunk = text[start : min(start + size, end)]
+        try:
+            return start + _DECODER.raw_decode(chunk)[1]
+        except json.JSONDecodeError as exc:
+            cut_short = exc.pos >= len(chunk) - 8 or exc.msg.startswith("Unterminated string")
+            if not cut_short or start + len(chunk) >= end:
+                return None
+        except (ValueError, RecursionError):
+            return None
+        size *= 4
+
+
+def _common_prefix(a: str, b: str) -> int:
+    if a == b:
+        return len(a)
+    return next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
