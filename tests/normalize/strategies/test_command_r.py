@@ -35,17 +35,21 @@ CASES = [
         ids=["0", "1"],
     ),
     Case(
-        "r7b: a response and no call",
-        f"{THINK}<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>",
-        content="Paris is sunny today.",
+        "a response block beside the action is content",
+        f"{THINK}{action(SEARCH)}<|START_RESPONSE|>One moment.<|END_RESPONSE|>",
+        [WEATHER],
+        content="One moment.",
         format=C,
     ),
     Case(
-        "command a: the text block is content",
-        "<|START_TEXT|>Hello!<|END_TEXT|><|END_OF_TURN_TOKEN|>",
-        content="Hello!",
+        "a text block (Command 4) is content too",
+        f"<|START_TEXT|>Checking.<|END_TEXT|>{action(SEARCH)}<|END_OF_TURN_TOKEN|>",
+        [WEATHER],
+        content="Checking.",
         format=C,
     ),
+    # Like every answer without a call, it comes back whole (tokens and reasoning included).
+    plain("r7b: a response and no call", f"{THINK}<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"),
     Case("prose before the action", f"Let me check.{action(SEARCH)}", [WEATHER], content="Let me check.", format=C),
     Case("the end token is missing", f"<|START_ACTION|>[{SEARCH}]", [WEATHER], format=C),
     Case(

@@ -58,12 +58,8 @@ CASES = [
         content="I'll check both cities.",
         format=H,
     ),
-    Case(
-        "a final answer and no call: the reasoning is not content",
-        ANALYSIS + final("2 + 2 = 4."),
-        content="2 + 2 = 4.",
-        format=H,
-    ),
+    # Like every answer without a call, it comes back whole (tokens and reasoning included).
+    plain("a final answer and no call", ANALYSIS + final("2 + 2 = 4.")),
     Case(
         "built-in browser tool on the analysis channel",
         f'<|channel|>analysis to=browser.search{JSON}{{"query": "weather Paris"}}<|call|>',

@@ -12,8 +12,8 @@ parser tests)::
 The action block's `tool_call_id` is kept as the call's id. The response block (`<|START_TEXT|>`
 in SGLang's Command 4 reading) is content. The thinking block is the model's plan and reasoning,
 which llama.cpp and Cohere's own `melody` parser read as reasoning, not content: it is not
-content here either (the whole answer stays on `Completion.raw`). An answer that begins with one of these blocks is read
-even without a call, so its tokens leave the content.
+content here either (the whole answer stays on `Completion.raw`). An answer without any call
+is not read: like every answer without a call, it comes back whole.
 
 Command-R and Command R+ write a plan, then a fenced JSON list after `Action:` (the tool-use
 prompt of their chat template; Ollama's template tests show the same output)::
@@ -40,7 +40,6 @@ from .._text import cut_spans
 from .._types import Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
-_BLOCK_STARTS = ("<|START_THINKING|>", "<|START_ACTION|>", "<|START_RESPONSE|>", "<|START_TEXT|>")
 _ACTION_LINE = re.compile(r"^[ \t]*Action:\s*", re.MULTILINE)
 _FENCE_INFO = re.compile(r"[ \t]*[A-Za-z]*[ \t]*\n?")
 # No model writes more calls than this in one answer; past it the input is hostile.
@@ -85,8 +84,8 @@ def _parse_blocks(text: str) -> Parsed | None:
         end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
         readings.extend(_read_json(after[start:end], "the action block"))
         kept.append(after[end:])  # Text after the list when <|END_ACTION|> is missing.
-    if not readings and not text.lstrip().startswith(_BLOCK_STARTS):
-        return None
+    if not readings:
+        return None  # An answer without a call comes back whole, tokens included.
     return Parsed(
         calls=[r for r in readings if isinstance(r, Candidate)],
         text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins

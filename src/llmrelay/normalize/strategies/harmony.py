@@ -19,7 +19,7 @@ A harmony answer is a run of messages, `<|start|>{header}<|message|>{body}` ende
   not content (the whole answer stays on `Completion.raw`).
 
 A message whose stop token is missing ends at the next header or the end of the text. An answer
-with harmony messages but no call is still read, so its tokens and reasoning leave the content.
+without any call is not read: like every answer without a call, it comes back whole.
 """
 
 from __future__ import annotations
@@ -49,13 +49,12 @@ class Harmony:
         return "<|message|>" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Read the messages in order; None when there is no call and no message with a channel."""
+        """Read the messages in order; None when no message is addressed to a recipient."""
         # Header sections and body are plain locals: hostile inputs are 100k empty messages.
         parts = _TOKEN.split(text)  # text, token, text, token, …, text
         kept = [parts[0]]  # the text parts that are content
         readings: list[CallReading] = []
         role, channel, constrain, body = "", "", "", None  # the message being read; body None: in its header
-        has_channel = False
         for index in range(1, len(parts), 2):
             token, after = parts[index], parts[index + 1]
             if body is not None:
@@ -63,7 +62,6 @@ class Harmony:
                     body.append(token + after)  # Not a header here: part of the body.
                     continue
                 _file(role, channel, constrain, "".join(body), kept, readings)
-                has_channel = has_channel or bool(channel)
                 role, channel, constrain, body = "", "", "", None
                 if len(readings) > _MAX_CALLS:
                     break
@@ -72,17 +70,16 @@ class Harmony:
                 kept.append(after)
             elif token == "<|start|>":
                 role, channel, constrain = after, "", ""
-            elif token == "<|channel|>":  # (A blank channel is " ", so that `channel` says one was written.)
-                role, channel = role or _take_role_rest(kept), after or " "
+            elif token == "<|channel|>":
+                role, channel = role or _take_role_rest(kept), after
             elif token == "<|constrain|>":
                 constrain = after
             else:
                 body = [after]
         if body is not None:
             _file(role, channel, constrain, "".join(body), kept, readings)
-            has_channel = has_channel or bool(channel)
-        if not readings and not has_channel:
-            return None
+        if not readings:
+            return None  # An answer without a call comes back whole, tokens and reasoning included.
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
             text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
