@@ -52,12 +52,12 @@ class CommandRAction:
     name = "command_r"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: a Cohere block token or an `Action:` occurs."""
-        return "<|START_" in text or "Action:" in text
+        """Cheap check: a Cohere action token or an `Action:` occurs."""
+        return "<|START_ACTION|>" in text or "Action:" in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Read the token blocks if there are any, else the `Action:` lists."""
-        if "<|START_" in text:
+        """Read the token blocks if there is an action block, else the `Action:` lists."""
+        if "<|START_ACTION|>" in text:
             parsed = _parse_blocks(text)
             if parsed is not None:
                 return parsed

@@ -45,8 +45,8 @@ class Harmony:
     name = "harmony"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: a message token occurs."""
-        return "<|message|>" in text
+        """Cheap check: a message token and a recipient occur (only a message with one is a call)."""
+        return "<|message|>" in text and "to=" in text
 
     def parse(self, text: str) -> Parsed | None:
         """Read the messages in order; None when no message is addressed to a recipient."""
