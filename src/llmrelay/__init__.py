@@ -1,23 +1,65 @@
 """llmrelay: call any LLM with tools and get one canonical answer, whatever format the model used."""
 
-from ._envelope import Completion, ModelError, RejectedCall, RejectionKind, ToolCall
+from ._client import AsyncClient, Client
+from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
 from ._tools import Tool, to_tool
-from .errors import ConfigError, LLMRelayError, NormalizationError
+from ._types import Message, NamedTool
+from .errors import (
+    AuthenticationError,
+    BadRequestError,
+    ConfigError,
+    LLMRelayError,
+    MissingDependencyError,
+    NormalizationError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderTimeoutError,
+    RateLimitError,
+    ServerError,
+    TransientError,
+    UnknownProviderError,
+    UnsupportedFeatureError,
+)
 from .normalize import Strategy, parse_response, register_strategy, unregister_strategy
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncClient",
+    "Attempt",
+    "AuthenticationError",
+    "BadRequestError",
+    "Client",
     "Completion",
     "ConfigError",
+    "FinishReason",
     "LLMRelayError",
+    "Message",
+    "MissingDependencyError",
+    "Mode",
     "ModelError",
+    "NamedTool",
     "NormalizationError",
+    "NotFoundError",
+    "OverloadedError",
+    "PermissionDeniedError",
+    "ProviderConnectionError",
+    "ProviderError",
+    "ProviderTimeoutError",
+    "RateLimitError",
     "RejectedCall",
     "RejectionKind",
+    "ServerError",
     "Strategy",
     "Tool",
     "ToolCall",
+    "TransientError",
+    "UnknownProviderError",
+    "UnsupportedFeatureError",
+    "Usage",
     "parse_response",
     "register_strategy",
     "to_tool",

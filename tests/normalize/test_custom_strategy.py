@@ -6,7 +6,7 @@ import json
 import re
 
 import llmrelay
-from llmrelay.normalize import Parsed, call_from_parts, cut_spans, strategies
+from llmrelay.normalize import Parsed, call_from_parts, cut_spans, registered_strategies
 
 
 class RunModule:
@@ -36,7 +36,7 @@ def test_unknown_format_is_plain_text_before_registration() -> None:
 
 def test_registered_strategy_is_tried_first() -> None:
     llmrelay.register_strategy(RunModule())
-    assert strategies()[0].name == "run_module"
+    assert registered_strategies()[0].name == "run_module"
     result = llmrelay.parse_response(TEXT)
     assert [(c.name, c.arguments) for c in result.tool_calls] == [("fs.list", {"path": "."})]
     assert (result.content, result.format) == ("Running it.", "run_module")
@@ -44,7 +44,7 @@ def test_registered_strategy_is_tried_first() -> None:
 
 def test_appended_strategy_runs_after_the_builtins() -> None:
     llmrelay.register_strategy(RunModule(), first=False)
-    assert strategies()[-1].name == "run_module"
+    assert registered_strategies()[-1].name == "run_module"
     # A built-in format still wins over the appended one.
     both = '{"name": "g", "arguments": {}}'
     assert llmrelay.parse_response(both).format == "json_document"
@@ -54,7 +54,7 @@ def test_appended_strategy_runs_after_the_builtins() -> None:
 def test_unregister() -> None:
     llmrelay.register_strategy(RunModule())
     llmrelay.unregister_strategy("run_module")
-    assert "run_module" not in [s.name for s in strategies()]
+    assert "run_module" not in [s.name for s in registered_strategies()]
 
 
 def test_a_broken_strategy_is_skipped_with_a_warning() -> None:

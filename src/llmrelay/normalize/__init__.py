@@ -7,7 +7,7 @@ most specific to least specific. Users add their own with `register_strategy`.
 from ._calls import call_from_parts, interpret_json, read_call
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from ._parse import DEFAULT_MAX_CHARS, parse_response
-from ._registry import register_strategy, reset_strategies, strategies, unregister_strategy
+from ._registry import register_strategy, registered_strategies, reset_strategies, unregister_strategy
 from ._text import cut_spans
 from ._types import Candidate, Parsed, Strategy
 
@@ -25,7 +25,7 @@ __all__ = [
     "parse_response",
     "read_call",
     "register_strategy",
+    "registered_strategies",
     "reset_strategies",
-    "strategies",
     "unregister_strategy",
 ]

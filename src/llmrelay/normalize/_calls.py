@@ -56,6 +56,8 @@ def decode_arguments(value: object) -> dict[str, Any]:
         if not value.strip():
             return {}
         decoded = loads_lenient(value)
+        if isinstance(decoded, str) and decoded.lstrip().startswith("{"):
+            decoded = loads_lenient(decoded)  # Encoded twice: '"{\\"a\\": 1}"'.
         if decoded is None:
             return {}
         if isinstance(decoded, Mapping):

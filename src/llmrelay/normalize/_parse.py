@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
-from ._registry import strategies as registered_strategies
+from ._registry import registered_strategies
 from ._types import Candidate, Parsed, Strategy
 
 DEFAULT_MAX_CHARS = 10_000_000
@@ -54,7 +54,7 @@ def parse_response(
     if tools is None and not strict:  # The common case, kept short: every call read is accepted.
         accepted, rejected = [new_tool_call(c.name, c.arguments, c.id) for c in parsed.calls], parsed.rejected
     else:
-        accepted, rejected = _accept(parsed.calls, to_tools(tools) if tools is not None else None, strict)
+        accepted, rejected = accept_calls(parsed.calls, to_tools(tools) if tools is not None else None, strict)
         rejected = [*parsed.rejected, *rejected]
     needs_more_work = parsed.needs_more_work
     if needs_more_work is None and accepted:
@@ -65,9 +65,10 @@ def parse_response(
     return new_completion(content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings)
 
 
-def _accept(
+def accept_calls(
     candidates: list[Candidate], tools: dict[str, Tool] | None, strict: bool
 ) -> tuple[list[ToolCall], list[RejectedCall]]:
+    """Split calls into accepted and rejected: embedded (strict), unknown tool, invalid arguments."""
     accepted: list[ToolCall] = []
     rejected: list[RejectedCall] = []
     for call in candidates:

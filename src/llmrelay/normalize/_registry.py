@@ -7,7 +7,7 @@ from ._types import Strategy
 _strategies: tuple[Strategy, ...] = ()
 
 
-def strategies() -> tuple[Strategy, ...]:
+def registered_strategies() -> tuple[Strategy, ...]:
     """The strategies `parse_response` tries, in order, most specific first."""
     global _strategies
     if not _strategies:
@@ -25,7 +25,7 @@ def register_strategy(strategy: Strategy, *, first: bool = True) -> None:
     of one already present replaces it.
     """
     global _strategies
-    current = [s for s in strategies() if s.name != strategy.name]
+    current = [s for s in registered_strategies() if s.name != strategy.name]
     current.insert(0 if first else len(current), strategy)
     _strategies = tuple(current)
 
@@ -33,7 +33,7 @@ def register_strategy(strategy: Strategy, *, first: bool = True) -> None:
 def unregister_strategy(name: str) -> None:
     """Remove the strategy with this name (no error when there is none)."""
     global _strategies
-    _strategies = tuple(s for s in strategies() if s.name != name)
+    _strategies = tuple(s for s in registered_strategies() if s.name != name)
 
 
 def reset_strategies() -> None:

@@ -22,9 +22,9 @@ CASES = [
     Case("envelope in prose keeps its content and flag",
          'Okay. {"toolCalls": [], "content": "Nothing to do.", "needsMoreWork": false}',
          content="Okay.\nNothing to do.", format=E, needs_more_work=False),
-    Case("Llama semicolon-separated calls are the whole answer",
+    Case("Llama semicolon-separated calls are read by the Llama strategy",
          '{"name": "a", "parameters": {}}; {"name": "b", "parameters": {"x": 1}}', [("a", {}), ("b", {"x": 1})],
-         format=E, strict=True),
+         format="llama", strict=True),
     Case("lenient JSON in prose", "Sure: {'name': 'f', 'arguments': {'on': True}} ok", [("f", {"on": True})],
          content="Sure:\nok", format=E),
     Case("a data object beside a call stays in the content", f'Stats {{"rows": 2}} and {CALL}',
@@ -40,6 +40,8 @@ CASES = [
     plain("code in another language", "In Rust: `fn main() { let x = vec![1, 2]; }` and in C: `if (x) { y(); }`"),
     plain("JSON in a python fence", f"```python\nrequests.post(url, json={CALL})\n```"),
     plain("a definition shown to the user", 'Define it as {"name": "f", "description": "d", "parameters": {}}.'),
+    Case("objects separated only by newlines are the whole answer, explicit even in strict mode",
+         '{"name": "a", "arguments": {}}\n{"name": "b", "arguments": {}}', [("a", {}), ("b", {})], format=E, strict=True),
     plain("truncated garbage", 'Result: {"name": "f", "arguments": {"a": [1, 2'),
 ]
 

@@ -1,0 +1,80 @@
+"""One provider answer (`RawResponse`) -> one `Completion`.
+
+Native tool calls come first, in the order the provider sent them; the text then goes through
+the normalizer, so calls written in it (Claude's XML in content, an envelope in json modes, an
+open model's special tokens) are read too. Every call is checked against the tools.
+"""
+
+from __future__ import annotations
+
+from ._envelope import Attempt, Completion, FinishReason, Mode, RejectedCall, ToolCall
+from ._tools import Tool
+from ._types import RawResponse
+from .normalize import call_from_parts, parse_response
+from .normalize._parse import accept_calls
+from .normalize._types import Candidate
+
+# The providers' own finish reasons, by what they mean. Anything else is "other".
+_FINISH: dict[str, FinishReason] = {
+    **dict.fromkeys(("stop", "end_turn", "stop_sequence", "STOP", "eos", "eos_token"), "stop"),
+    **dict.fromkeys(("tool_calls", "tool_use", "function_call"), "tool_calls"),
+    **dict.fromkeys(("length", "max_tokens", "MAX_TOKENS", "model_context_window_exceeded"), "length"),
+    **dict.fromkeys(
+        ("content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII",
+         "IMAGE_SAFETY"),
+        "content_filter",
+    ),
+}
+
+
+def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishReason | None:
+    """The provider's finish reason in llmrelay's vocabulary.
+
+    A normal stop with tool calls is `tool_calls` (Gemini says STOP when it calls functions, and
+    a text-mode model stops normally after writing its calls).
+    """
+    if provider_reason is None:
+        return "tool_calls" if has_calls else None
+    reason = _FINISH.get(provider_reason, "other")
+    return "tool_calls" if reason == "stop" and has_calls else reason
+
+
+def to_completion(
+    raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool, attempts: list[Attempt]
+) -> Completion:
+    """Build the envelope for one answer: native calls, then calls read from the text."""
+    by_name = {tool.name: tool for tool in tools} if tools else None
+    native_accepted, native_rejected = _native_calls(raw, by_name)
+    text = parse_response(raw.text, tools=list(tools) if tools else None, strict=strict)
+    calls = native_accepted + text.tool_calls
+    needs_more_work = True if native_accepted else text.needs_more_work
+    return Completion(
+        content=text.content,
+        tool_calls=calls,
+        needs_more_work=needs_more_work,
+        rejected=native_rejected + text.rejected,
+        raw=raw.text,
+        format="native" if raw.native_calls else text.format,
+        error=text.error,
+        warnings=text.warnings,
+        mode=mode,
+        provider=raw.provider,
+        model=raw.model,
+        finish_reason=normalize_finish(raw.finish_reason, has_calls=bool(calls)),
+        provider_finish_reason=raw.finish_reason,
+        usage=raw.usage,
+        attempts=attempts,
+    )
+
+
+def _native_calls(raw: RawResponse, tools: dict[str, Tool] | None) -> tuple[list[ToolCall], list[RejectedCall]]:
+    candidates: list[Candidate] = []
+    rejected: list[RejectedCall] = []
+    for native in raw.native_calls:
+        reading = call_from_parts(native.name, native.arguments, call_id=native.id)
+        if isinstance(reading, Candidate):
+            candidates.append(reading)
+        else:
+            rejected.append(reading)
+    accepted, invalid = accept_calls(candidates, tools, strict=False)
+    return accepted, rejected + invalid
