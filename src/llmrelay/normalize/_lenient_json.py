@@ -107,7 +107,10 @@ _NEEDS_WORK = re.compile(r'\x00(?:"[^\x00\\]*\\|[\'“”„‘’‚][^\x00"\\]
 _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
 _SLOW_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)|"', re.DOTALL)
 _CLOSERS = ("}", "]")
-_INCOMPLETE = ("true", "false", "null", "True", "False", "None")
+# What the text may end inside of, when it stops in the middle of a value.
+_LITERALS = ("true", "false", "null", "True", "False", "None", "NaN", "Infinity", "-Infinity")
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_PARTIAL_NUMBER = re.compile(r"-|-?[0-9]+(?:\.|\.[0-9]+)?(?:[eE][+\-]?)?(?<=[.eE+\-])")
 
 # For each error `json.loads` reports, what the lenient reader may find at that position and
 # repair. Anything else there cannot be repaired: the text before it is strict JSON, read the
@@ -307,14 +310,17 @@ def _original_pos(pos: int, pieces: list[str], parts: list[str]) -> int:
 
 
 def _decode_error(message: str, pos: int, text: str) -> LenientJSONError:
-    """Say what stopped the reading, in words when it is a word."""
-    word = re.match(r"[^\W\d]\w*", text[pos : pos + 40])
-    if word is None:
-        return _error(message, text, pos)
-    found = word.group()
-    if not text[pos + len(found) :].strip() and any(lit.startswith(found) for lit in _INCOMPLETE):
-        return _error(f"ends inside {found!r}", text, pos, TruncatedJSONError)
-    return _error(f"unexpected word {found!r}", text, pos)
+    """Say what stopped the reading, in words when it is a word; truncated if cut mid-token."""
+    rest = text[pos:].rstrip()
+    start = pos  # json.loads stops *after* the digits of a number cut short (`[1.`)
+    while start and text[start - 1] in _NUMBER_CHARS:
+        start -= 1
+    if rest and (_PARTIAL_NUMBER.fullmatch(text[start:].rstrip()) or any(lit.startswith(rest) for lit in _LITERALS)):
+        return _error(f"ends inside {text[start:].rstrip()!r}", text, start, TruncatedJSONError)
+    word = re.match(r"[^\W\d]\w*", rest[:40])
+    if word:
+        return _error(f"unexpected word {word.group()!r}", text, pos)
+    return _error(message, text, pos)
 
 
 def _error(message: str, text: str, pos: int, cls: type[LenientJSONError] = LenientJSONError) -> LenientJSONError:
