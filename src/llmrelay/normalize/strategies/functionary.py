@@ -38,6 +38,8 @@ from .hermes import NextOccurrence, TagBlock, TagBudget, named, read_json_block,
 _RECIPIENT = re.compile(r">>>([A-Za-z_]\w{0,127})[ \t]*\n")
 # The first recipient line, written without `>>>` (the prompt ended with it).
 _FIRST_RECIPIENT = re.compile(r"\s*([A-Za-z_]\w{0,127})[ \t]*\n")
+# Arguments are a JSON object, or (rarely) that object encoded in a JSON string.
+_OPENERS = '{["'
 _FUNCTION_TAG = re.compile(
     r"""<function(?:=([A-Za-z_][\w.\-]{0,127})|\s+name\s*=\s*["']([A-Za-z_][\w.\-]{0,127})["'])\s*>"""
 )
@@ -104,7 +106,7 @@ def _next_head(text: str, recipients: NextOccurrence, position: int) -> tuple[in
 def _read_segment(text: str, name: str, start: int, end: int) -> tuple[list[CallReading], int] | None:
     """One function segment: JSON arguments, or raw code for the `python` tool."""
     first = skip_space(text, start, end)
-    if first < end and text[first] in "{[":
+    if first < end and text[first] in _OPENERS:
         return _read_arguments(text, name, TagBlock(start, start, end, end, closed=False))
     if name == "python" and first < end:
         return [call_from_parts(name, {"code": text[start:end].strip()})], end
@@ -120,7 +122,7 @@ def _read_arguments(text: str, name: str, block: TagBlock) -> tuple[list[CallRea
             return [RejectedCall(None, values, reason, "malformed")]
         return [call_from_parts(name, values[0])]
 
-    found = read_json_block(text, block, interpret)
+    found = read_json_block(text, block, interpret, _OPENERS)
     if found is None:
         return None
     readings = [named(r, name) if isinstance(r, RejectedCall) and r.name is None else r for r in found[0]]

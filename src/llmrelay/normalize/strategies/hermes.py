@@ -219,37 +219,37 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
 
 
 def read_json_block(
-    text: str, block: TagBlock, interpret: Interpret = json_readings
+    text: str, block: TagBlock, interpret: Interpret = json_readings, openers: str = "{["
 ) -> tuple[list[CallReading], int] | None:
     """Read a block whose body is JSON: the calls, and where the block's markup ends.
 
-    Returns None when the body does not start with `{` or `[` (not a JSON call attempt). In an
-    unclosed block, prose after complete JSON stays content. `interpret` says what the decoded
-    values mean (by default: call objects, or arrays of them).
+    Returns None when the body does not start with one of `openers` (not a JSON call attempt).
+    In an unclosed block, prose after complete JSON stays content. `interpret` says what the
+    decoded values mean (by default: call objects, or arrays of them).
     """
     first = skip_space(text, block.body_start, block.body_end)
-    if first == block.body_end or text[first] not in "{[":
+    if first == block.body_end or text[first] not in openers:
         return None
     body = text[first : block.body_end]
-    values, stop = decode_json_values(body)
+    values, stop = decode_json_values(body, openers)
     rest = body[stop:].rstrip()
     if not values:
         return read_lenient(body.rstrip(), interpret), block.end
     if not rest or (block.closed and not rest.strip("}]")):
         return interpret(values), block.end  # Ignores the stray `}` Qwen2.5 sometimes adds.
-    if not block.closed and rest[0] not in "{[":
+    if not block.closed and rest[0] not in openers:
         return interpret(values), first + stop  # The block ended with its JSON.
     return interpret(values) + read_lenient(rest, interpret), block.end
 
 
-def decode_json_values(body: str) -> tuple[list[Any], int]:
-    """Decode strict JSON values one after another from the start of `body`.
+def decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]:
+    """Decode strict JSON values, each starting with one of `openers`, one after another.
 
     Returns the values and the offset of the first character (after blank space) not decoded.
     """
     values: list[Any] = []
     position = skip_space(body, 0)
-    while position < len(body) and body[position] in "{[":
+    while position < len(body) and body[position] in openers:
         try:
             value, position = _DECODER.raw_decode(body, position)
         except (ValueError, RecursionError):

@@ -7,10 +7,10 @@
 The shape is the one the Llama 3.2 chat template asks for (`[func_name1(param_name1=value1,
 param_name2=value2...), func_name2(params)]`) and vLLM's `tool_parsers/pythonic_tool_parser.py`
 reads: the whole output is parsed with Python's `ast`, it must be a list of calls, and each
-argument must be a keyword with a literal value. Llama 4 wraps the list in `<|python_start|>`
-and `<|python_end|>` (vLLM's `llama4_pythonic_tool_parser.py`). Nothing is ever evaluated: each
-value goes through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models
-also write. Dotted names (`module.func`) are kept as written.
+argument must be a keyword with a literal value. Nothing is ever evaluated: each value goes
+through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write.
+Dotted names (`module.func`) are kept as written. Llama 4's `<|python_start|>` wrapper is a
+special token, read by `LlamaPythonTag` before this strategy.
 
 Prose that merely contains such a list is not this format: only a whole answer is read.
 """
@@ -26,7 +26,6 @@ from .._calls import CallReading, is_tool_name
 from .._types import Candidate, Parsed
 from .hermes import to_parsed
 
-_START, _END = "<|python_start|>", "<|python_end|>"
 _HEAD = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 # `ast` needs about a microsecond per node, so the Python code around string literals is bounded;
 # a long string literal (a file's content) is one node and costs nothing.
@@ -43,13 +42,12 @@ class PythonicCalls:
     name = "pythonic"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: the answer starts with `[` (or Llama 4's `<|python_start|>`)."""
-        stripped = text.lstrip()
-        return stripped.startswith(("[", _START))
+        """Cheap check: the answer starts with `[`."""
+        return text.lstrip()[:1] == "["
 
     def parse(self, text: str) -> Parsed | None:
         """Parse the whole answer with `ast`; None unless it is (or starts as) a list of calls."""
-        source = _unwrap(text.strip())
+        source = text.strip()
         if _HEAD.match(source) is None:
             return None
         if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
@@ -67,13 +65,6 @@ class PythonicCalls:
             return None
         readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
         return to_parsed("", [], readings)
-
-
-def _unwrap(source: str) -> str:
-    if source.startswith(_START):
-        source = source[len(_START) :]
-        source = source[: -len(_END)] if source.endswith(_END) else source
-    return source.strip()
 
 
 def _cut_off(error: SyntaxError) -> bool:

@@ -42,6 +42,9 @@ _PARAMETER_HEAD = re.compile(r"<parameter=([^<>\n]{1,128})>")
 _CUT_NAME = re.compile(r"[^<>\n]{0,128}\Z")
 # What may end a function body whose `</function>` is missing.
 _BODY_ENDS = ("</tool_call>", "<tool_call>", _FUNCTION)
+# A `</parameter>` that closes the value: the next thing is markup or the end, as vLLM checks. A
+# value may hold the literal text `</parameter>` (code about this very format) followed by more.
+_PARAMETER_CLOSE = re.compile(r"</parameter>(?=\s*(?:<parameter=|</function>|</tool_call>|<function=|<tool_call>|\Z))")
 
 
 class _Finders:
@@ -52,6 +55,7 @@ class _Finders:
         self.function_closes = NextOccurrence(text, "</function>")
         self.parameters = NextOccurrence(text, _PARAMETER)
         self.parameter_closes = NextOccurrence(text, "</parameter>")
+        self.structural_closes = NextOccurrence(text, _PARAMETER_CLOSE)
         self.tool_call_opens = NextOccurrence(text, "<tool_call>")
         self.tool_call_closes = NextOccurrence(text, "</tool_call>")
         self.budget = TagBudget()
@@ -98,7 +102,7 @@ def _wrapped(text: str, start: int) -> bool:
 def _is_attempt(text: str, head: re.Match[str], wrapped: bool) -> bool:
     """Parameter markup, an empty body, or anything inside `<tool_call>` but JSON."""
     first = skip_space(text, head.end())
-    if text.startswith(("{", "["), first):
+    if text.startswith(("{", "[", '"'), first):
         return False  # `<function=name>{…}`: Functionary / Llama 3.1.
     return wrapped or first == len(text) or text.startswith((_PARAMETER, "</function>", "</tool_call>"), first)
 
@@ -123,8 +127,11 @@ def _read_function(text: str, name: str, position: int, finders: _Finders) -> tu
 
 
 def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:
-    """Where a value ends, and where reading goes on: its `</parameter>`, else the next tag."""
-    close = finders.parameter_closes.find(start)
+    """Where a value ends, and where reading goes on: its `</parameter>`, else the next tag.
+
+    A `</parameter>` followed by markup wins over one followed by more text (the value quoting
+    the tag); when neither comes before the next tag, a missing close is tolerated.
+    """
     others = [
         finder.find(start)
         for finder in (
@@ -136,20 +143,29 @@ def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:
         )
     ]
     end = min((found[0] for found in others if found is not None), default=len(text))
-    if close is not None and close[0] <= end:
-        return close
+    for close in (finders.structural_closes.find(start), finders.parameter_closes.find(start)):
+        if close is not None and close[0] <= end:
+            return close
     return end, end
 
 
 def _unreadable(
     text: str, name: str, arguments: dict[str, Any], position: int, finders: _Finders
 ) -> tuple[CallReading, int]:
-    """Text in a function body that is not a parameter: a cut-off tag, or malformed markup."""
+    """Text in a function body that is not a parameter: a cut-off tag, prose, or malformed markup.
+
+    Prose after the parameters of a function that is never closed is the answer's text; the same
+    text before this function's `</function>` is malformed markup.
+    """
     if text.startswith(_PARAMETER, position) and _CUT_NAME.match(text, position + len(_PARAMETER)):
         reason = f"tool call '{name}': a <parameter= tag was cut off"
         return RejectedCall(name, arguments, reason, "truncated"), len(text)
     close = finders.function_closes.find(position)
-    end = close[1] if close is not None else len(text)
+    following = [finder.find(position) for finder in (finders.functions, finders.tool_call_opens)]
+    limit = min((found[0] for found in following if found is not None), default=len(text))
+    if close is None or close[0] > limit:
+        return _call(name, arguments), position
+    end = close[1]
     shown = text[position : position + 40]
     reason = f"tool call '{name}': expected <parameter=NAME> or </function>, found {shown!r}"
     return RejectedCall(name, arguments, reason, "malformed"), end

@@ -1,0 +1,87 @@
+"""GLM-4.5/4.6/4.7 `<arg_key>`/`<arg_value>` calls inside `<tool_call>`."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from llmrelay.normalize import parse_response
+
+from ..cases import Case, check, plain
+
+G = "glm"
+WEATHER = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
+
+CASES = [
+    Case("single call (GLM-4.5 template)", WEATHER, [("get_weather", {"city": "Paris"})], format=G),
+    Case(
+        "GLM-4.7 writes no newline after the name",
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+        [("get_weather", {"city": "Paris"})],
+        format=G,
+    ),
+    Case(
+        "several calls with a bare-name call; prose before, between and after",
+        f"Checking.\n{WEATHER}\nthen\n<tool_call>get_time</tool_call>\nDone.",
+        [("get_weather", {"city": "Paris"}), ("get_time", {})],
+        content="Checking.\nthen\nDone.",
+        format=G,
+    ),
+    Case(
+        "values: JSON when they parse (the template writes non-strings as JSON), else text",
+        "<tool_call>f\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n<arg_key>opts</arg_key>\n"
+        '<arg_value>{"a": [1, 2]}</arg_value>\n<arg_key>q</arg_key>\n'
+        "<arg_value>weather today</arg_value>\n</tool_call>",
+        [("f", {"days": 3, "opts": {"a": [1, 2]}, "q": "weather today"})],
+        format=G,
+    ),
+    Case(
+        "the last </tool_call> is missing",
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n",
+        [("get_weather", {"city": "Paris"})],
+        format=G,
+    ),
+    Case(
+        "a key without a value is malformed",
+        "On it.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n</tool_call>",
+        content="On it.",
+        rejected=["malformed"],
+        format=G,
+    ),
+    Case(
+        "a name with spaces is malformed",
+        "<tool_call>get weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+        rejected=["malformed"],
+        format=G,
+    ),
+    Case(
+        "cut off inside a value is truncated",
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Par",
+        rejected=["truncated"],
+        format=G,
+    ),
+    plain("the tag mentioned in prose", "GLM puts each argument name in an <arg_key> tag."),
+    # A block of Hermes JSON beside GLM markup is not GLM's; JSON alone is Hermes'.
+    Case(
+        "a JSON body is Hermes'",
+        '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
+        [("get_time", {})],
+        format="hermes",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_glm(case: Case) -> None:
+    check(case)
+
+
+def test_200k_unclosed_open_tags_is_linear() -> None:
+    text = "<tool_call>get_weather\n<arg_key>" * 200_000
+    started = time.perf_counter()
+    result = parse_response(text)
+    elapsed = time.perf_counter() - started
+    assert result.format == G
+    assert "not read" in result.rejected[-1].reason
+    assert elapsed < 0.5

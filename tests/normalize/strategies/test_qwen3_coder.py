@@ -1,0 +1,118 @@
+"""Qwen3-Coder's `<function=…><parameter=…>` markup."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from llmrelay.normalize import parse_response
+
+from ..cases import Case, check, plain
+
+Q = "qwen3_coder"
+WEATHER = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"
+)
+
+CASES = [
+    Case("single call (chat template layout)", WEATHER, [("get_weather", {"city": "Paris", "days": 3})], format=Q),
+    Case(
+        "several calls; prose before, between and after",
+        f"Checking.\n{WEATHER}\nand\n<tool_call>\n<function=get_time>\n</function>\n</tool_call>\nWait.",
+        [("get_weather", {"city": "Paris", "days": 3}), ("get_time", {})],
+        content="Checking.\nand\nWait.",
+        format=Q,
+    ),
+    Case(
+        "no <tool_call> wrapper",
+        "<function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function>",
+        [("get_time", {"tz": "UTC"})],
+        format=Q,
+    ),
+    Case(
+        "values: JSON when they parse, else the text less one newline each side",
+        '<function=f>\n<parameter=opts>\n{"a": [1, 2]}\n</parameter>\n<parameter=on>\ntrue\n</parameter>\n'
+        "<parameter=code>\n\n    x = 1\n\n</parameter>\n</function>",
+        [("f", {"opts": {"a": [1, 2]}, "on": True, "code": "\n    x = 1\n"})],
+        format=Q,
+    ),
+    Case(
+        "a missing </parameter> is ended by the next parameter",
+        "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\nx y\n</parameter>\n</function>\n</tool_call>",
+        [("f", {"a": 1, "b": "x y"})],
+        format=Q,
+    ),
+    Case(
+        "missing </parameter> and </function> at the end are tolerated, as in vLLM",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis",
+        [("get_weather", {"city": "Paris"})],
+        format=Q,
+    ),
+    Case(
+        "a missing </function> before </tool_call>",
+        "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</tool_call>\nDone.",
+        [("f", {"a": 1})],
+        content="Done.",
+        format=Q,
+    ),
+    Case(
+        "prose after an unclosed function stays content",
+        "<function=f>\n<parameter=a>\n1\n</parameter>\nDone.",
+        [("f", {"a": 1})],
+        content="Done.",
+        format=Q,
+    ),
+    Case(
+        "text that is not a parameter is malformed",
+        "<tool_call>\n<function=f>\nplease run f\n</function>\n</tool_call>\nOK?",
+        content="OK?",
+        rejected=["malformed"],
+        format=Q,
+    ),
+    Case(
+        "cut off inside a parameter tag is truncated",
+        "<tool_call>\n<function=get_weather>\n<parameter=ci",
+        rejected=["truncated"],
+        format=Q,
+    ),
+    Case(
+        "cut off inside the function name is truncated",
+        "Let me check.\n<tool_call>\n<function=get_wea",
+        content="Let me check.",
+        rejected=["truncated"],
+        format=Q,
+    ),
+    plain("the tag mentioned in prose", "Qwen3-Coder writes <function=NAME> then one <parameter=NAME> per argument."),
+    # vLLM refuses names with template characters: an unrendered Jinja tag is no call.
+    plain("a phantom name from an unrendered template", "<function={{ tool.name }}>\n</function>"),
+    # A JSON body is Functionary / Llama 3.1's format, ordered after this strategy.
+    Case(
+        "a JSON body is left to Functionary",
+        '<function=get_weather>{"city": "Paris"}</function>',
+        [("get_weather", {"city": "Paris"})],
+        format="functionary",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_qwen3_coder(case: Case) -> None:
+    check(case)
+
+
+def test_a_literal_close_tag_inside_a_value_is_kept() -> None:
+    # Only a </parameter> followed by markup (or the end) closes the value, as in vLLM.
+    result = parse_response("<function=write>\n<parameter=text>\nuse </parameter> here\n</parameter>\n</function>")
+    assert result.tool_calls[0].arguments == {"text": "use </parameter> here"}
+
+
+def test_200k_unclosed_open_tags_is_linear() -> None:
+    text = "<tool_call>\n<function=f>\n<parameter=x>\n" * 200_000
+    started = time.perf_counter()
+    result = parse_response(text)
+    elapsed = time.perf_counter() - started
+    assert result.format == Q
+    assert "not read" in result.rejected[-1].reason
+    assert elapsed < 0.5
