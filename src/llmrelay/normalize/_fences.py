@@ -33,14 +33,19 @@ class Fence:
         return self.language in JSON_LANGUAGES
 
 
-def iter_fences(text: str) -> Iterator[Fence]:
-    """Yield the fenced blocks of `text` in order; the last one may be unclosed.
+MAX_FENCES = 1000
+"""Fences read per answer at most: a real answer has a handful, a hostile one hundreds of thousands."""
 
-    Each search starts where the previous block ended, so the scan is linear: a text that is one
-    megabyte of backticks is read once.
+
+def iter_fences(text: str, limit: int = MAX_FENCES) -> Iterator[Fence]:
+    """Yield the first `limit` fenced blocks of `text` in order; the last one may be unclosed.
+
+    Each search starts where the previous block ended, so the scan is linear, and the limit
+    bounds the work on a text that is nothing but backticks.
     """
     position = 0
-    while (start := text.find("```", position)) != -1:
+    while limit > 0 and (start := text.find("```", position)) != -1:
+        limit -= 1
         info = _INFO.match(text, start + 3)
         assert info is not None  # The pattern can match the empty string.
         body_start = info.end()
