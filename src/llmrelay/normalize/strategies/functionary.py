@@ -136,10 +136,9 @@ def _parse_tags(text: str) -> Parsed | None:
     readings: list[CallReading] = []
     position, budget = 0, TagBudget()
     while (found := tags.find(position)) is not None and budget.take():
-        tag = _FUNCTION_TAG.match(text, found[0])
-        name = (tag.group(1) or tag.group(2)) if tag is not None else ""
+        tag = _FUNCTION_TAG.match(text, found[0])  # `find` matched this very pattern here.
         block = _tag_block(found, tags.find(found[1]), closes.find(found[1]), len(text))
-        result = _read_tag_body(text, name, block)
+        result = _read_tag_body(text, tag.group(1) or tag.group(2), block) if tag is not None else None
         position = block.end
         if result is not None:
             readings.extend(result[0])

@@ -46,8 +46,11 @@ class Glm45ArgKeys:
         has_pairs, budget = False, TagBudget()
         for block in tag_blocks(text, "<tool_call>", "</tool_call>", "A-Za-z_", budget):
             if text.find(_KEY, block.body_start, block.body_end) != -1:
+                reading = _read_block(text, block, budget)
+                if budget.exhausted:
+                    break  # This block was left unread, with the rest.
                 has_pairs = True
-                readings.append(_read_block(text, block, budget))
+                readings.append(reading)
             elif block.closed and is_tool_name(name := text[block.body_start : block.body_end].strip()):
                 readings.append(Candidate(name, {}))
             else:
@@ -76,7 +79,7 @@ def _read_pairs(text: str, position: int, block: TagBlock, budget: TagBudget) ->
     arguments: dict[str, Any] = {}
     while (key_start := text.find(_KEY, position, end)) != -1:
         if not budget.take():
-            return budget.rejection()
+            return arguments  # The caller stops reading: the budget is spent.
         key_end = text.find(_KEY_END, key_start, end)
         if key_end == -1:
             return RejectedCall(None, arguments, "an <arg_key> is not closed", cut_kind)

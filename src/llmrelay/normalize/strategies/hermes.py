@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,8 +112,8 @@ class TagBudget:
         return RejectedCall(None, None, reason, "malformed")
 
 
-def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: TagBudget) -> list[TagBlock]:
-    """The blocks of `text`, in order, found in linear time (at most what `budget` allows).
+def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: TagBudget) -> Iterator[TagBlock]:
+    """Yield the blocks of `text`, in order, found in linear time (as many as `budget` allows).
 
     A block without its close tag runs to the next open tag, or to the end of the text (the
     model stopped at its stop token before writing the close tag).
@@ -123,13 +123,12 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
         open_tag: e.g. `<tool_call>`.
         close_tag: e.g. `</tool_call>`.
         first: the body of a regex character class (for `{` and `[`, say): only blocks whose
-            body starts, after blank space, with such a character are returned. The others are skipped by the
-            regex scan itself, so prose full of empty tags costs no Python work.
+            body starts, after blank space, with such a character are yielded. The others are
+            skipped by the regex scan itself, so prose full of empty tags costs no Python work.
         budget: the tags this reading may still examine.
     """
     candidates = NextOccurrence(text, re.compile(re.escape(open_tag) + rf"(?=\s*[{first}])"))
     opens, closes = NextOccurrence(text, open_tag), NextOccurrence(text, close_tag)
-    blocks: list[TagBlock] = []
     position = 0
     while (found := candidates.find(position)) is not None and budget.take():
         start, body_start = found[0], found[0] + len(open_tag)
@@ -137,11 +136,11 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
         limit = next_open[0] if next_open is not None else len(text)
         close = closes.find(body_start)
         if close is not None and close[0] < limit:
-            blocks.append(TagBlock(start, body_start, close[0], close[1], closed=True))
+            block = TagBlock(start, body_start, close[0], close[1], closed=True)
         else:
-            blocks.append(TagBlock(start, body_start, limit, limit, closed=False))
-        position = blocks[-1].end
-    return blocks
+            block = TagBlock(start, body_start, limit, limit, closed=False)
+        yield block
+        position = block.end
 
 
 def skip_space(text: str, position: int, end: int | None = None) -> int:
