@@ -92,6 +92,9 @@ class Usage:
         )
 
 
+_NO_USAGE = Usage()  # Immutable, so one shared default (cheaper than a factory on the hot path).
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One step of a request: a call to a provider, and how it ended."""
@@ -108,7 +111,7 @@ class Attempt:
     """Why it did not simply succeed (the error, or the rejections), in words."""
     duration: float = 0.0
     """Seconds spent on this step."""
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = _NO_USAGE
     """Tokens this step used."""
 
 
@@ -142,7 +145,7 @@ class Completion:
     """Why the model stopped, normalized: stop, tool_calls, length, content_filter or other."""
     provider_finish_reason: str | None = None
     """The provider's own finish reason, unchanged."""
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = _NO_USAGE
     """Tokens used, summed over every attempt of the request."""
     attempts: list[Attempt] = field(default_factory=list)
     """The trace: every call made for this request, with its outcome and reason."""

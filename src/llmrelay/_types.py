@@ -89,7 +89,7 @@ class RawResponse:
     """Calls from the provider's tool API, in order."""
     finish_reason: str | None = None
     """The provider's own finish/stop reason."""
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = Usage()
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
