@@ -1,0 +1,136 @@
+"""How fast `loads_lenient` and `iter_json_spans` are, next to `json.loads`, on clean and hostile input.
+
+Run: python benchmarks/lenient_json_speed.py
+
+1. Clean JSON: `json.loads` and `loads_lenient` on the same text (the fast path is one json.loads).
+2. Hostile input: `loads_lenient` and `iter_json_spans` on each. Target: under 100 ms per MB.
+3. If the json-repair package happens to be installed, it runs on the same inputs, each in a
+   subprocess killed after 10 s, for comparison ("timeout" when killed; "same" / "differs"
+   compares its answer with ours, "error" when ours is an error and its is not).
+
+Timings are the best of several repeats (the least disturbed by the rest of the machine).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+from llmrelay.normalize import LenientJSONError, loads_lenient
+from llmrelay.normalize._scan import iter_json_spans
+
+MB = 1 << 20
+TIMEOUT = 10.0
+_RUN_JSON_REPAIR = """
+import json, sys, time
+import json_repair
+text = open(sys.argv[1], encoding="utf-8").read()
+started = time.perf_counter()
+value = json_repair.loads(text)
+print(time.perf_counter() - started)
+print(json.dumps(value))
+"""
+
+
+def best_of(function: Callable[[], object], repeat: int = 5) -> float:
+    """Milliseconds per call: the best of `repeat` single calls."""
+    return min(timeit.repeat(function, number=1, repeat=repeat)) * 1000
+
+
+def envelope(text_size: int) -> str:
+    call = {"name": "write_file", "arguments": {"path": "notes.txt", "text": "x" * text_size}}
+    return json.dumps({"toolCalls": [call], "content": "Writing it.", "needsMoreWork": True})
+
+
+def dense_json(size: int) -> str:
+    item = {"id": 1, "name": "item", "tags": ["a", "b"], "ok": True, "note": None, "q": 'say "hi"'}
+    return json.dumps([item] * (size // len(json.dumps(item))))
+
+
+def dense_single_quoted(size: int) -> str:
+    item = {"id": 1, "name": "item", "tags": ["a", "b"], "ok": True, "note": None, "q": 'say "hi"'}
+    return "[" + ", ".join([repr(item)] * (size // (len(repr(item)) + 2))) + "]"
+
+
+CLEAN = {
+    "5 MB envelope, one long string": envelope(5 * MB),
+    "1 MB of small objects": dense_json(MB),
+}
+HOSTILE = {
+    "1 MB of {": "{" * MB,
+    "1 MB of [": "[" * MB,
+    "1 MB envelope missing its last }": envelope(MB)[:-1],
+    "1 MB single-quoted JSON (Python repr)": dense_single_quoted(MB),
+    "1 MB of }{": "}{" * (MB // 2),
+    "{} 500k times": "{}" * (MB // 2),
+    "deeply nested, balanced": "{" * (MB // 2) + "}" * (MB // 2),
+    "unbalanced junk": "{a}b]c[d{e}}f{" * (MB // 14),
+    "wrong closers {]": "{]" * (MB // 2),
+    "a stray [ then {} 500k times": "[" + "{}" * (MB // 2),
+    'openers between strings {"a"': '{"a"' * (MB // 4),
+    "1 MB of apostrophes": "'" * MB,
+    "1 MB of bad escapes": '["' + "\\x" * (MB // 2) + '"]',
+    "1 MB of unquoted keys": "{" + ",".join(f"k{i}:1" for i in range(MB // 8)) + "}",
+    "1 MB of smart-quoted strings": "[" + "“a”," * (MB // 4) + "]",
+    "1 MB of line comments": "//\n" * (MB // 3) + "1",
+}
+
+
+def lenient_outcome(text: str) -> tuple[str, Any]:
+    try:
+        return "ok", loads_lenient(text)
+    except LenientJSONError as exc:
+        return type(exc).__name__, None
+
+
+def json_repair_on(text: str, ours: tuple[str, Any]) -> str:
+    """Time json_repair in a subprocess that is killed after TIMEOUT seconds."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as file:
+        file.write(text)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _RUN_JSON_REPAIR, file.name], capture_output=True, text=True, timeout=TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        return f"timeout (> {TIMEOUT:.0f} s)"
+    finally:
+        os.unlink(file.name)
+    if done.returncode:
+        return "crashed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:40]
+    seconds, _, answer = done.stdout.partition("\n")
+    theirs = json.loads(answer)
+    verdict = "error" if ours[0] != "ok" else ("same" if theirs == ours[1] else "differs")
+    return f"{float(seconds) * 1000:9.1f} ms  {verdict}"
+
+
+def main() -> None:
+    have_json_repair = importlib.util.find_spec("json_repair") is not None
+    print(f"{'clean input':40} {'MB':>5} {'json.loads':>11} {'loads_lenient':>14} {'ratio':>6}")
+    for name, text in CLEAN.items():
+        strict = best_of(lambda text=text: json.loads(text))
+        lenient = best_of(lambda text=text: loads_lenient(text))
+        print(f"{name:40} {len(text) / MB:5.2f} {strict:8.1f} ms {lenient:11.1f} ms {lenient / strict:6.2f}")
+    print()
+    header = (
+        f"{'hostile input':40} {'MB':>5} {'loads_lenient':>14} {'ms/MB':>7} {'outcome':>20} {'spans':>9} {'ms/MB':>7}"
+    )
+    print(header + ("   json_repair" if have_json_repair else ""))
+    for name, text in HOSTILE.items():
+        size = len(text) / MB
+        lenient = best_of(lambda text=text: lenient_outcome(text))
+        outcome = lenient_outcome(text)
+        spans = best_of(lambda text=text: sum(1 for _ in iter_json_spans(text)))
+        row = f"{name:40} {size:5.2f} {lenient:11.1f} ms {lenient / size:7.1f} {outcome[0]:>20}"
+        row += f" {spans:6.1f} ms {spans / size:7.1f}"
+        print(row + ("   " + json_repair_on(text, outcome) if have_json_repair else ""), flush=True)
+
+
+if __name__ == "__main__":
+    main()
