@@ -4,7 +4,7 @@ Valid JSON takes the fast path, one `json.loads`, and gives exactly what `json.l
 Anything else is rewritten into strict JSON and parsed again. What is repaired:
 
     {'name': 'f', 'arguments': {'q': 'it\'s "x"'}}   single-quoted strings (a Python dict repr)
-    {'text': 'don't stop'}                            an apostrophe inside one (see `_SINGLE`)
+    {'text': 'don't stop'}                            an apostrophe inside one (see `_AFTER`)
     {"a": [1, 2,],}                                   trailing commas
     {"ok": True, "v": None}                           Python literals
     {name: "f", $ref: "x"}                            unquoted identifier keys
@@ -100,8 +100,8 @@ _ODD_ASCII_SPACE = re.compile("[\x0b\x0c\x1c-\x1f]")
 # Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
 _BAD_BACKSLASH = re.compile(r'\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})')
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
-# For `_requote_all`: tokens joined by _SEP, those needing more than new delimiters, and the
-# delimiters of smart-quoted ones. Each token starts right after a _SEP and ends right before one.
+# For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
+# before one), the tokens needing more than new delimiters, and the comments.
 _SEP = "\x00"
 _NEEDS_WORK = re.compile(r'\x00(?:"[^\x00\\]*\\|[\'“”„‘’‚][^\x00"\\]*["\\])[^\x00]*')
 _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")

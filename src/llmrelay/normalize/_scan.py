@@ -59,8 +59,10 @@ def iter_json_spans(text: str, start: int = 0, *, max_candidates: int = 1000, ne
     Args:
         text: the text to search.
         start: where to start searching.
-        max_candidates: yield at most this many spans; this also bounds the work done on text
-            made of thousands of tiny regions (`{}{}{}…`).
+        max_candidates: yield at most this many spans, and make at most this many attempts
+            (an attempt starts at an opener outside any region; a failed one such as `{]`
+            counts too). A bracket that never closes is given up once this many regions wait
+            inside it. So text made of thousands of tiny regions (`{}{}{}…`) costs little.
         nested: also yield, right after each region, the regions inside it, down to three
             levels (so a region comes before the regions it contains). For callers that look
             inside a region only when it does not parse: skip the spans that start before the
@@ -79,7 +81,8 @@ def find_balanced_end(text: str, start: int) -> int | None:
     """The end (exclusive) of the region opened at `text[start]`, or None if it never closes.
 
     `text[start]` must be `{` or `[`; for anything else the answer is None. A closer of the
-    wrong kind before the end counts as never closing.
+    wrong kind before the end counts as never closing. The cost is linear in what is scanned:
+    the region, or the rest of the text when the region never closes.
     """
     if text[start : start + 1] not in ("{", "["):
         return None
