@@ -44,8 +44,13 @@ def clean_envelopes() -> list[tuple[str, float, float]]:
     for label, text in sizes.items():
         assert parse_response(text).tool_calls, label
         number = max(200, 200_000 // max(len(text), 100))
-        rows.append((f"{label} [{len(text)} B]", best_of(lambda: json.loads(text), number=number),
-                     best_of(lambda: parse_response(text), number=number)))
+        rows.append(
+            (
+                f"{label} [{len(text)} B]",
+                best_of(lambda text=text: json.loads(text), number=number),
+                best_of(lambda text=text: parse_response(text), number=number),
+            )
+        )
     return rows
 
 
@@ -84,7 +89,7 @@ def main() -> int:
     print(f"{'input':40} {'size':>9} {'time':>10} {'per MB':>10}  result")
     for label, text in adversarial_inputs().items():
         result = parse_response(text)
-        seconds = best_of(lambda: parse_response(text), number=1, repeat=3)
+        seconds = best_of(lambda text=text: parse_response(text), number=1, repeat=3)
         megabytes = len(text.encode()) / MB
         per_mb = seconds * 1000 / megabytes
         outcome = f"{len(result.tool_calls)} calls, {len(result.rejected)} rejected"

@@ -16,8 +16,11 @@ from llmrelay.testing import FakeAdapter
 WEATHER = {
     "name": "get_weather",
     "description": "Weather for a city.",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                   "required": ["city"]},
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        "required": ["city"],
+    },
 }
 ASK = [{"role": "user", "content": "Weather in Paris?"}]
 
@@ -30,7 +33,9 @@ def client(script: list[Any], model: str = "openai:gpt-4o-mini", **kwargs: Any) 
 def test_native_call_is_validated_and_coerced() -> None:
     c, _ = client([NativeCall("get_weather", '{"city": "Paris", "days": "3"}', "call_1")])
     resp = c.complete(ASK, tools=[WEATHER])
-    assert [(t.name, t.arguments, t.id) for t in resp.tool_calls] == [("get_weather", {"city": "Paris", "days": 3}, "call_1")]
+    assert [(t.name, t.arguments, t.id) for t in resp.tool_calls] == [
+        ("get_weather", {"city": "Paris", "days": 3}, "call_1")
+    ]
     assert (resp.needs_more_work, resp.finish_reason, resp.provider_finish_reason) == (True, "tool_calls", "tool_calls")
     assert (resp.mode, resp.provider, resp.model, resp.format) == ("native_tools", "fake", "gpt-4o-mini", "native")
     assert resp.usage == llmrelay.Usage(10, 5, 15)
@@ -49,7 +54,9 @@ def test_invalid_calls_are_rejected_and_traced() -> None:
     resp = c.complete(ASK, tools=[WEATHER])
     assert resp.tool_calls == [] and resp.needs_more_work is None
     assert [r.kind for r in resp.rejected] == ["invalid_arguments"]
-    assert resp.attempts[0].outcome == "rejected_calls" and "missing required argument 'city'" in str(resp.attempts[0].reason)
+    assert resp.attempts[0].outcome == "rejected_calls" and "missing required argument 'city'" in str(
+        resp.attempts[0].reason
+    )
 
 
 @pytest.mark.parametrize(
@@ -69,8 +76,18 @@ def test_without_tools_the_mode_is_plain_text() -> None:
 
 
 def test_forced_mode_wins_and_json_schema_carries_the_envelope_schema() -> None:
-    c, fake = client([json.dumps({"content": "", "toolCalls": [{"name": "get_weather", "arguments": '{"city": "Oslo"}'}],
-                                  "needsMoreWork": True})], mode="json_schema")
+    c, fake = client(
+        [
+            json.dumps(
+                {
+                    "content": "",
+                    "toolCalls": [{"name": "get_weather", "arguments": '{"city": "Oslo"}'}],
+                    "needsMoreWork": True,
+                }
+            )
+        ],
+        mode="json_schema",
+    )
     resp = c.complete(ASK, tools=[WEATHER])
     request = fake.requests[0]
     assert request.mode == "json_schema" and request.response_schema is not None
@@ -91,9 +108,16 @@ def test_the_learner_stops_choosing_a_rejected_mode() -> None:
 
 @pytest.mark.parametrize(
     ("given", "expected"),
-    [("auto", "auto"), ("none", "none"), ("required", "required"), ("any", "required"),
-     ("get_weather", NamedTool("get_weather")), ({"type": "function", "function": {"name": "get_weather"}},
-     NamedTool("get_weather")), ({"name": "get_weather"}, NamedTool("get_weather")), (None, None)],
+    [
+        ("auto", "auto"),
+        ("none", "none"),
+        ("required", "required"),
+        ("any", "required"),
+        ("get_weather", NamedTool("get_weather")),
+        ({"type": "function", "function": {"name": "get_weather"}}, NamedTool("get_weather")),
+        ({"name": "get_weather"}, NamedTool("get_weather")),
+        (None, None),
+    ],
 )
 def test_tool_choice_forms(given: Any, expected: Any) -> None:
     c, fake = client(["ok"])

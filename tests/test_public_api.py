@@ -24,6 +24,8 @@ def test_public_classes_say_llmrelay_in_tracebacks() -> None:
 def test_import_is_light() -> None:
     """`import llmrelay` loads no provider SDK and none of the heavy libraries it uses lazily."""
     code = "import sys, json, llmrelay; print(json.dumps(sorted(sys.modules)))"
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
+    loaded = set(
+        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    )
     heavy = {"openai", "anthropic", "google.genai", "groq", "httpx", "httpx2", "pydantic", "jsonschema", "yaml"}
     assert heavy.isdisjoint(loaded), heavy & loaded

@@ -84,7 +84,11 @@ def test_from_typed_function_with_google_docstring() -> None:
     props: dict[str, Any] = dict(tool.parameters["properties"])
     assert tool.parameters["required"] == ["city"]
     assert props["city"] == {"type": "string", "description": 'The city name, e.g. "Paris".'}
-    assert props["days"] == {"type": "integer", "default": 1, "description": "How many days to forecast, counting today."}
+    assert props["days"] == {
+        "type": "integer",
+        "default": 1,
+        "description": "How many days to forecast, counting today.",
+    }
     assert tool.parameters["$defs"]["Unit"]["enum"] == ["celsius", "fahrenheit"]
     assert props["tags"]["anyOf"] == [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
 
@@ -93,14 +97,26 @@ def test_from_function_with_sphinx_docstring_and_keyword_only() -> None:
     tool = to_tool(search)
     assert tool.description == "Search the web."
     assert tool.parameters["properties"]["query"]["description"] == "what to look for"
-    assert tool.parameters["properties"]["limit"] == {"type": "integer", "default": 5, "description": "how many results"}
+    assert tool.parameters["properties"]["limit"] == {
+        "type": "integer",
+        "default": 5,
+        "description": "how many results",
+    }
 
 
 def test_from_pydantic_model() -> None:
     tool = to_tool(CreateContact)
-    assert (tool.name, tool.description, tool.model) == ("CreateContact", "Create a contact in the address book.", CreateContact)
+    assert (tool.name, tool.description, tool.model) == (
+        "CreateContact",
+        "Create a contact in the address book.",
+        CreateContact,
+    )
     assert tool.parameters["required"] == ["name"]
-    assert tool.parameters["properties"]["kind"] == {"enum": ["person", "company"], "type": "string", "default": "person"}
+    assert tool.parameters["properties"]["kind"] == {
+        "enum": ["person", "company"],
+        "type": "string",
+        "default": "person",
+    }
     assert "title" not in tool.parameters and "title" not in tool.parameters["properties"]["name"]
 
 

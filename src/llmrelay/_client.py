@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from ._envelope import Attempt, Completion, Mode
 from ._instructions import envelope_schema
@@ -82,7 +82,12 @@ class _Pipeline:
         return modes(caps)[0]
 
     def request(
-        self, messages: Messages, tools: Sequence[ToolLike] | None, mode: Mode | None, tool_choice: object, params: dict[str, Any]
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None,
+        mode: Mode | None,
+        tool_choice: object,
+        params: dict[str, Any],
     ) -> Request:
         _check_mode(mode)
         tool_list = tuple(to_tools(tools).values())
@@ -103,7 +108,7 @@ class _Pipeline:
         duration = time.monotonic() - started
         result = to_completion(raw, tools=request.tools, mode=request.mode, strict=self.strict, attempts=[])
         reasons = "; ".join(r.reason for r in result.rejected) or None
-        outcome = "rejected_calls" if reasons else "ok"
+        outcome: Literal["ok", "rejected_calls"] = "rejected_calls" if reasons else "ok"
         result.attempts.append(Attempt(self.provider, self.model, request.mode, outcome, reasons, duration, raw.usage))
         return result
 
@@ -190,8 +195,8 @@ def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
     """Read `tool_choice` in any of the forms users know, into llmrelay's own."""
     if choice is None or isinstance(choice, NamedTool):
         return choice
-    if choice in ("auto", "none", "required"):
-        return choice  # type: ignore[return-value]
+    if choice == "auto" or choice == "none" or choice == "required":
+        return choice
     if choice == "any":  # Anthropic's word for required.
         return "required"
     name: object = choice

@@ -99,5 +99,7 @@ def _as_text(message: Message) -> Message:
     if message.role == "tool":
         call = f"(call {message.tool_call_id})" if message.tool_call_id else None
         label = " ".join(part for part in (message.name, call) if part)
-        return Message("user", f"Result of tool {label}:\n{message.content}" if label else f"Tool result:\n{message.content}")
+        return Message(
+            "user", f"Result of tool {label}:\n{message.content}" if label else f"Tool result:\n{message.content}"
+        )
     return message

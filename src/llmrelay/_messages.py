@@ -100,7 +100,8 @@ def _tool_call(call: Any) -> ToolCall:
         return call
     if not isinstance(call, Mapping):
         raise TypeError(f"a tool call must be a dict or ToolCall, got {type(call).__name__}")
-    function = call.get("function") if isinstance(call.get("function"), Mapping) else call
+    nested = call.get("function")
+    function: Mapping[str, Any] = nested if isinstance(nested, Mapping) else call
     name = function.get("name")
     if not isinstance(name, str) or not name:
         raise ValueError(f"tool call without a name: {dict(call)!r}")

@@ -20,8 +20,16 @@ _FINISH: dict[str, FinishReason] = {
     **dict.fromkeys(("tool_calls", "tool_use", "function_call"), "tool_calls"),
     **dict.fromkeys(("length", "max_tokens", "MAX_TOKENS", "model_context_window_exceeded"), "length"),
     **dict.fromkeys(
-        ("content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII",
-         "IMAGE_SAFETY"),
+        (
+            "content_filter",
+            "refusal",
+            "SAFETY",
+            "RECITATION",
+            "BLOCKLIST",
+            "PROHIBITED_CONTENT",
+            "SPII",
+            "IMAGE_SAFETY",
+        ),
         "content_filter",
     ),
 }

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .errors import ConfigError
 
@@ -41,7 +41,8 @@ class Tool:
         from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
 
         cls = validator_for(self.parameters)
-        return cast("Validator", cls(self.parameters))
+        validator: Validator = cls(self.parameters)
+        return validator
 
 
 def to_tool(obj: ToolLike) -> Tool:
@@ -58,7 +59,7 @@ def to_tool(obj: ToolLike) -> Tool:
     if isinstance(obj, Tool):
         return obj
     if isinstance(obj, Mapping):
-        return _from_mapping(cast("Mapping[str, Any]", obj))
+        return _from_mapping(obj)
     if isinstance(obj, type) and hasattr(obj, "model_json_schema"):
         return _from_pydantic_model(obj)
     if callable(obj):
@@ -159,9 +160,7 @@ def _drop_titles(schema: Any) -> Any:
     """Remove pydantic's generated `title` keys: noise to the model, and some providers reject them."""
     if isinstance(schema, dict):
         return {
-            key: _drop_titles(value)
-            for key, value in schema.items()
-            if not (key == "title" and isinstance(value, str))
+            key: _drop_titles(value) for key, value in schema.items() if not (key == "title" and isinstance(value, str))
         }
     if isinstance(schema, list):
         return [_drop_titles(item) for item in schema]

@@ -15,6 +15,7 @@ from ._envelope import Mode, ToolCall, Usage
 from ._tools import Tool
 
 Role = Literal["system", "user", "assistant", "tool"]
+_NO_USAGE = Usage()  # Immutable: one shared default.
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class RawResponse:
     """Calls from the provider's tool API, in order."""
     finish_reason: str | None = None
     """The provider's own finish/stop reason."""
-    usage: Usage = Usage()
+    usage: Usage = _NO_USAGE
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""

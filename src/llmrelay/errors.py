@@ -86,9 +86,11 @@ class ProviderError(LLMRelayError):
 
     def _describe(self) -> str:
         where = f"{self.provider}:{self.model}" if self.model else self.provider
-        details = [f"status {self.status}" if self.status is not None else None,
-                   f"code {self.code}" if self.code else None,
-                   f"request id {self.request_id}" if self.request_id else None]
+        details = [
+            f"status {self.status}" if self.status is not None else None,
+            f"code {self.code}" if self.code else None,
+            f"request id {self.request_id}" if self.request_id else None,
+        ]
         extra = ", ".join(d for d in details if d)
         return f"{where}: {self.message}" + (f" ({extra})" if extra else "")
 

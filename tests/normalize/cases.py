@@ -28,7 +28,7 @@ class Case:
     """Expected `RejectedCall.kind`s, in order."""
     ids: Sequence[str | None] | None = None
     """Expected call ids, when the case checks them."""
-    needs_more_work: bool | None | str = "default"
+    needs_more_work: bool | str | None = "default"
     """"default": True when calls are expected, else None."""
     tools: Sequence[Any] | None = None
     strict: bool = False

@@ -23,8 +23,10 @@ class RunModule:
         if not matches:
             return None
         calls = [call_from_parts(m.group(1), m.group(2)) for m in matches]
-        return Parsed(calls=[c for c in calls if isinstance(c, llmrelay.normalize.Candidate)],
-                      text=cut_spans(text, [m.span() for m in matches]))
+        return Parsed(
+            calls=[c for c in calls if isinstance(c, llmrelay.normalize.Candidate)],
+            text=cut_spans(text, [m.span() for m in matches]),
+        )
 
 
 TEXT = 'Running it.\n[RUN_MODULE] fs.list {"path": "."} [/RUN_MODULE]'

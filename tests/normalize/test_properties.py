@@ -15,14 +15,66 @@ TOOLS = [{"name": "f", "parameters": {"type": "object", "properties": {"a": {"ty
 
 # Pieces of every format we read, so that generated text often looks almost like a call.
 FRAGMENTS = [
-    "<tool_call>", "</tool_call>", "{", "}", "[", "]", '"name"', '"arguments"', ":", ",", '"', "'", "f", "1",
-    "[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "```", "```json\n", "TOOL_CALL", "<function=f>", "<parameter=a>",
-    "</parameter>", "</function>", '<invoke name="f">', '<parameter name="a">', "</invoke>", "<function_calls>",
-    "</function_calls>", "<|tool_calls_section_begin|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>",
-    "<|tool_call_end|>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<|channel|>",
-    "commentary to=functions.f", "<|message|>", "<|call|>", ">>>", "functools[", "<arg_key>", "</arg_key>",
-    "<arg_value>", "</arg_value>", "<|tool_call|>", "<tool_calls>", "Action: ", "<|START_ACTION|>", "(", ")", "=",
-    "\n", " ", "True", "null", '{"toolCalls": [', '"needsMoreWork": true', '{"type": "action", "tool": "f", "args": ',
+    "<tool_call>",
+    "</tool_call>",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"name"',
+    '"arguments"',
+    ":",
+    ",",
+    '"',
+    "'",
+    "f",
+    "1",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "<|python_tag|>",
+    "```",
+    "```json\n",
+    "TOOL_CALL",
+    "<function=f>",
+    "<parameter=a>",
+    "</parameter>",
+    "</function>",
+    '<invoke name="f">',
+    '<parameter name="a">',
+    "</invoke>",
+    "<function_calls>",
+    "</function_calls>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<|channel|>",
+    "commentary to=functions.f",
+    "<|message|>",
+    "<|call|>",
+    ">>>",
+    "functools[",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|tool_call|>",
+    "<tool_calls>",
+    "Action: ",
+    "<|START_ACTION|>",
+    "(",
+    ")",
+    "=",
+    "\n",
+    " ",
+    "True",
+    "null",
+    '{"toolCalls": [',
+    '"needsMoreWork": true',
+    '{"type": "action", "tool": "f", "args": ',
 ]
 texts = st.one_of(
     st.text(),
@@ -67,20 +119,42 @@ def xml_value(value: Any) -> str:
 
 RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
     "envelope": lambda cs: json.dumps({"toolCalls": [{"name": n, "arguments": a} for n, a in cs]}),
-    "hermes": lambda cs: "".join(f"<tool_call>\n{json.dumps({'name': n, 'arguments': a})}\n</tool_call>\n" for n, a in cs),
-    "function_calls_json": lambda cs: f"<function_calls>{json.dumps([{'name': n, 'arguments': a} for n, a in cs])}</function_calls>",
-    "anthropic_xml": lambda cs: "<function_calls>" + "".join(
-        f'<invoke name="{n}">' + "".join(f'<parameter name="{k}">{xml_value(v)}</parameter>' for k, v in a.items())
-        + "</invoke>" for n, a in cs) + "</function_calls>",
+    "hermes": lambda cs: "".join(
+        f"<tool_call>\n{json.dumps({'name': n, 'arguments': a})}\n</tool_call>\n" for n, a in cs
+    ),
+    "function_calls_json": lambda cs: (
+        f"<function_calls>{json.dumps([{'name': n, 'arguments': a} for n, a in cs])}</function_calls>"
+    ),
+    "anthropic_xml": lambda cs: (
+        "<function_calls>"
+        + "".join(
+            f'<invoke name="{n}">'
+            + "".join(f'<parameter name="{k}">{xml_value(v)}</parameter>' for k, v in a.items())
+            + "</invoke>"
+            for n, a in cs
+        )
+        + "</function_calls>"
+    ),
     "qwen3_coder": lambda cs: "".join(
-        f"<tool_call>\n<function={n}>\n" + "".join(f"<parameter={k}>\n{xml_value(v)}\n</parameter>\n" for k, v in a.items())
-        + "</function>\n</tool_call>\n" for n, a in cs),
+        f"<tool_call>\n<function={n}>\n"
+        + "".join(f"<parameter={k}>\n{xml_value(v)}\n</parameter>\n" for k, v in a.items())
+        + "</function>\n</tool_call>\n"
+        for n, a in cs
+    ),
     "mistral": lambda cs: "[TOOL_CALLS]" + json.dumps([{"name": n, "arguments": a} for n, a in cs]),
-    "kimi": lambda cs: "<|tool_calls_section_begin|>" + "".join(
-        f"<|tool_call_begin|>functions.{n}:{i}<|tool_call_argument_begin|>{json.dumps(a)}<|tool_call_end|>"
-        for i, (n, a) in enumerate(cs)) + "<|tool_calls_section_end|>",
-    "deepseek_v31": lambda cs: "<｜tool▁calls▁begin｜>" + "".join(
-        f"<｜tool▁call▁begin｜>{n}<｜tool▁sep｜>{json.dumps(a)}<｜tool▁call▁end｜>" for n, a in cs) + "<｜tool▁calls▁end｜>",
+    "kimi": lambda cs: (
+        "<|tool_calls_section_begin|>"
+        + "".join(
+            f"<|tool_call_begin|>functions.{n}:{i}<|tool_call_argument_begin|>{json.dumps(a)}<|tool_call_end|>"
+            for i, (n, a) in enumerate(cs)
+        )
+        + "<|tool_calls_section_end|>"
+    ),
+    "deepseek_v31": lambda cs: (
+        "<｜tool▁calls▁begin｜>"
+        + "".join(f"<｜tool▁call▁begin｜>{n}<｜tool▁sep｜>{json.dumps(a)}<｜tool▁call▁end｜>" for n, a in cs)
+        + "<｜tool▁calls▁end｜>"
+    ),
     "marker": lambda cs: "\n".join(f"TOOL_CALL\n{json.dumps({'tool_name': n, 'parameters': a})}" for n, a in cs),
 }
 SUFFIX_ALLOWED = {"envelope", "hermes", "function_calls_json", "anthropic_xml", "qwen3_coder", "marker"}

@@ -16,7 +16,8 @@ caps = learner.apply("groq", "llama-3.3-70b-versatile", caps)
 Importing this package reads nothing: `models.toml` is parsed on the first `lookup()`.
 """
 
-from ._capabilities import Capabilities, Feature, Mode, modes
+from .._envelope import Mode
+from ._capabilities import Capabilities, Feature, modes
 from ._learner import CapabilityLearner
 from ._lookup import lookup, specificity
 from ._rejections import classify_rejection

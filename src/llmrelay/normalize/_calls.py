@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from .._envelope import ModelError, RejectedCall
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
@@ -33,7 +33,7 @@ _ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
 CallReading = Candidate | RejectedCall
 
 
-def is_tool_name(value: object) -> bool:
+def is_tool_name(value: object) -> TypeGuard[str]:
     """Whether a value can be a tool name (a short identifier-like string)."""
     if not isinstance(value, str):
         return False

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._registry import registered_strategies
-from ._types import Candidate, Parsed, Strategy
+from ._types import Candidate, Strategy
 
 DEFAULT_MAX_CHARS = 10_000_000
 """Inputs longer than this are not searched for tool calls (see `parse_response`)."""
@@ -82,7 +83,7 @@ def accept_calls(
             reason = f"unknown tool '{call.name}' (available tools: {known})"
             rejected.append(RejectedCall(call.name, call.arguments, reason, "unknown_tool", call.id))
         else:
-            arguments, errors = check_arguments(tool, call.arguments)
+            arguments, errors = check_arguments(tool, _as_written_where_strings(call, tool))
             if errors:
                 reason = f"invalid arguments for tool '{call.name}': " + "; ".join(errors)
                 rejected.append(
@@ -91,3 +92,19 @@ def accept_calls(
             else:
                 accepted.append(ToolCall(call.name, arguments, call.id))
     return accepted, rejected
+
+
+def _as_written_where_strings(call: Candidate, tool: Tool) -> dict[str, Any]:
+    """The arguments, with the written text kept for string-typed ones (see `Candidate.texts`)."""
+    if not call.texts:
+        return call.arguments
+    properties = tool.parameters.get("properties")
+    if not isinstance(properties, dict):
+        return call.arguments
+    arguments = dict(call.arguments)
+    for key, text in call.texts.items():
+        declared = properties.get(key, {}).get("type") if isinstance(properties.get(key), dict) else None
+        types = [declared] if isinstance(declared, str) else declared or []
+        if "string" in types and not isinstance(arguments.get(key), str):
+            arguments[key] = text
+    return arguments

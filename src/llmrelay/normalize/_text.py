@@ -8,10 +8,10 @@ from ._types import Parsed
 
 
 def cut_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    """Return `text` without the `(start, end)` spans, as the prose a user should see.
+    r"""Return `text` without the `(start, end)` spans, as the prose a user should see.
 
     The pieces between spans are trimmed where they were cut and joined with a newline, so
-    "Let me check.\\n<tool_call>…</tool_call>\\nDone." becomes "Let me check.\\nDone.". Spans
+    "Let me check.\n<tool_call>…</tool_call>\nDone." becomes "Let me check.\nDone.". Spans
     must be sorted and must not overlap.
     """
     pieces: list[str] = []

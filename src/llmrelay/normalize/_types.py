@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .._envelope import ModelError, RejectedCall
@@ -25,6 +25,27 @@ class Candidate:
     """True when the call sat in an explicit tool-call construct (markup, marker, envelope, or the
     whole output); False for a tool-shaped JSON object found inside prose. Strict mode accepts
     only explicit calls."""
+    texts: dict[str, str] | None = None
+    """For formats that write each argument as text (Claude XML, Qwen3-Coder, GLM): the text as
+    written. A value that looked like JSON was decoded (`5` -> 5); when the tool's schema says
+    the argument is a string, this text is used instead, so `{"a": 1}` or `1.50` stay as written."""
+
+
+class TextArguments(dict[str, Any]):
+    """Arguments read one text value at a time: the decoded values, and each value's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: dict[str, str] = {}
+
+    def add(self, key: str, text: str, value: Any) -> None:
+        """Record an argument: `value` decoded from `text`."""
+        self[key] = value
+        self.texts[key] = text
+
+    def candidate(self, name: str) -> Candidate:
+        """The call, with plain-dict arguments and the texts kept beside them."""
+        return Candidate(name, dict(self), texts=self.texts)
 
 
 @dataclass(slots=True)

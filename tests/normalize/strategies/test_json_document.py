@@ -17,54 +17,168 @@ def dumps(value: object) -> str:
 
 CASES = [
     # Envelopes.
-    Case("camelCase envelope with content", dumps({"toolCalls": [{"name": "f", "arguments": {"a": 1}}],
-         "content": "Checking.", "needsMoreWork": True}), [("f", {"a": 1})], content="Checking.", format=F),
-    Case("snake_case envelope", dumps({"tool_calls": [{"name": "f", "arguments": {}}], "needs_more_work": False}),
-         [("f", {})], format=F, needs_more_work=False),
-    Case("envelope with no calls and no flag is plain content", dumps({"toolCalls": [], "content": "Done."}),
-         content="Done.", format=F),
-    Case("envelope flag as a string", dumps({"content": "x", "needsMoreWork": "false"}), content="x", format=F,
-         needs_more_work=False),
-    Case("envelope with an item that is not a call", dumps({"toolCalls": [{"name": "f", "arguments": {}}, 42]}),
-         [("f", {})], rejected=["malformed"], format=F),
-    Case("envelope call with arguments as a JSON string",
-         dumps({"toolCalls": [{"name": "f", "arguments": '{"a": [1, 2]}'}]}), [("f", {"a": [1, 2]})], format=F),
-    Case("envelope call with unreadable argument string",
-         dumps({"toolCalls": [{"name": "f", "arguments": "not json at all"}]}), rejected=["malformed"], format=F),
-    Case("envelope call with arguments that are a list", dumps({"toolCalls": [{"name": "f", "arguments": [1]}]}),
-         rejected=["malformed"], format=F),
+    Case(
+        "camelCase envelope with content",
+        dumps({"toolCalls": [{"name": "f", "arguments": {"a": 1}}], "content": "Checking.", "needsMoreWork": True}),
+        [("f", {"a": 1})],
+        content="Checking.",
+        format=F,
+    ),
+    Case(
+        "snake_case envelope",
+        dumps({"tool_calls": [{"name": "f", "arguments": {}}], "needs_more_work": False}),
+        [("f", {})],
+        format=F,
+        needs_more_work=False,
+    ),
+    Case(
+        "envelope with no calls and no flag is plain content",
+        dumps({"toolCalls": [], "content": "Done."}),
+        content="Done.",
+        format=F,
+    ),
+    Case(
+        "envelope flag as a string",
+        dumps({"content": "x", "needsMoreWork": "false"}),
+        content="x",
+        format=F,
+        needs_more_work=False,
+    ),
+    Case(
+        "envelope with an item that is not a call",
+        dumps({"toolCalls": [{"name": "f", "arguments": {}}, 42]}),
+        [("f", {})],
+        rejected=["malformed"],
+        format=F,
+    ),
+    Case(
+        "envelope call with arguments as a JSON string",
+        dumps({"toolCalls": [{"name": "f", "arguments": '{"a": [1, 2]}'}]}),
+        [("f", {"a": [1, 2]})],
+        format=F,
+    ),
+    Case(
+        "envelope call with unreadable argument string",
+        dumps({"toolCalls": [{"name": "f", "arguments": "not json at all"}]}),
+        rejected=["malformed"],
+        format=F,
+    ),
+    Case(
+        "envelope call with arguments that are a list",
+        dumps({"toolCalls": [{"name": "f", "arguments": [1]}]}),
+        rejected=["malformed"],
+        format=F,
+    ),
     # OpenAI shapes.
-    Case("OpenAI wire tool call", dumps({"id": "call_1", "type": "function",
-         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}),
-         [("get_weather", {"city": "Paris"})], ids=["call_1"], format=F),
-    Case("OpenAI assistant message", dumps({"role": "assistant", "content": None, "tool_calls": [
-         {"id": "call_a", "type": "function", "function": {"name": "a", "arguments": "{}"}},
-         {"id": "call_b", "type": "function", "function": {"name": "b", "arguments": '{"x": 1}'}}]}),
-         [("a", {}), ("b", {"x": 1})], ids=["call_a", "call_b"], format=F),
-    Case("list of OpenAI wire calls", dumps([{"type": "function", "function": {"name": "a", "arguments": "{}"}}]),
-         [("a", {})], format=F),
-    Case("legacy function_call", dumps({"function_call": {"name": "f", "arguments": '{"q": "x"}'}}),
-         [("f", {"q": "x"})], format=F),
-    Case("empty argument string means no arguments",
-         dumps({"type": "function", "function": {"name": "now", "arguments": ""}}), [("now", {})], format=F),
+    Case(
+        "OpenAI wire tool call",
+        dumps(
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+        ),
+        [("get_weather", {"city": "Paris"})],
+        ids=["call_1"],
+        format=F,
+    ),
+    Case(
+        "OpenAI assistant message",
+        dumps(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "call_a", "type": "function", "function": {"name": "a", "arguments": "{}"}},
+                    {"id": "call_b", "type": "function", "function": {"name": "b", "arguments": '{"x": 1}'}},
+                ],
+            }
+        ),
+        [("a", {}), ("b", {"x": 1})],
+        ids=["call_a", "call_b"],
+        format=F,
+    ),
+    Case(
+        "list of OpenAI wire calls",
+        dumps([{"type": "function", "function": {"name": "a", "arguments": "{}"}}]),
+        [("a", {})],
+        format=F,
+    ),
+    Case(
+        "legacy function_call",
+        dumps({"function_call": {"name": "f", "arguments": '{"q": "x"}'}}),
+        [("f", {"q": "x"})],
+        format=F,
+    ),
+    Case(
+        "empty argument string means no arguments",
+        dumps({"type": "function", "function": {"name": "now", "arguments": ""}}),
+        [("now", {})],
+        format=F,
+    ),
     # Other vendors' shapes.
-    Case("Anthropic tool_use block", dumps({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}),
-         [("f", {"a": 1})], ids=["toolu_1"], format=F),
-    Case("Gemini functionCall part", dumps({"functionCall": {"name": "f", "args": {"a": 1}}}), [("f", {"a": 1})],
-         format=F),
-    Case("Gemini parts with text", dumps([{"text": "Let me look."}, {"functionCall": {"name": "f", "args": {}}}]),
-         [("f", {})], content="Let me look.", format=F),
-    Case("Gemini candidate content", dumps({"candidates": [{"content": {"role": "model", "parts": [
-         {"functionCall": {"name": "a", "args": {"x": 1}}}, {"functionCall": {"name": "b", "args": {}}}]}}]}),
-         [("a", {"x": 1}), ("b", {})], format=F),
-    Case("llama.cpp tool_call wrapper", dumps({"tool_call": {"name": "f", "arguments": {"a": 1}}}), [("f", {"a": 1})],
-         format=F),
-    Case("llama.cpp tool_calls with ids", dumps({"tool_calls": [{"name": "f", "arguments": {}, "id": "123456789"}]}),
-         [("f", {})], ids=["123456789"], format=F),
-    Case("xLAM array of calls", dumps([{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]),
-         [("a", {"x": 1}), ("b", {})], format=F),
-    Case("Llama 3 JSON with parameters", dumps({"name": "get_weather", "parameters": {"city": "Paris"}}),
-         [("get_weather", {"city": "Paris"})], format=F),
+    Case(
+        "Anthropic tool_use block",
+        dumps({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}),
+        [("f", {"a": 1})],
+        ids=["toolu_1"],
+        format=F,
+    ),
+    Case(
+        "Gemini functionCall part",
+        dumps({"functionCall": {"name": "f", "args": {"a": 1}}}),
+        [("f", {"a": 1})],
+        format=F,
+    ),
+    Case(
+        "Gemini parts with text",
+        dumps([{"text": "Let me look."}, {"functionCall": {"name": "f", "args": {}}}]),
+        [("f", {})],
+        content="Let me look.",
+        format=F,
+    ),
+    Case(
+        "Gemini candidate content",
+        dumps(
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "role": "model",
+                            "parts": [
+                                {"functionCall": {"name": "a", "args": {"x": 1}}},
+                                {"functionCall": {"name": "b", "args": {}}},
+                            ],
+                        }
+                    }
+                ]
+            }
+        ),
+        [("a", {"x": 1}), ("b", {})],
+        format=F,
+    ),
+    Case(
+        "llama.cpp tool_call wrapper",
+        dumps({"tool_call": {"name": "f", "arguments": {"a": 1}}}),
+        [("f", {"a": 1})],
+        format=F,
+    ),
+    Case(
+        "llama.cpp tool_calls with ids",
+        dumps({"tool_calls": [{"name": "f", "arguments": {}, "id": "123456789"}]}),
+        [("f", {})],
+        ids=["123456789"],
+        format=F,
+    ),
+    Case(
+        "xLAM array of calls",
+        dumps([{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]),
+        [("a", {"x": 1}), ("b", {})],
+        format=F,
+    ),
+    Case(
+        "Llama 3 JSON with parameters",
+        dumps({"name": "get_weather", "parameters": {"city": "Paris"}}),
+        [("get_weather", {"city": "Paris"})],
+        format=F,
+    ),
     Case("tool/args variant", dumps({"tool": "f", "args": {"a": 1}}), [("f", {"a": 1})], format=F),
     Case("input variant", dumps({"name": "f", "input": {"a": 1}}), [("f", {"a": 1})], format=F),
     Case("function as a name", dumps({"function": "f", "arguments": {"a": 1}}), [("f", {"a": 1})], format=F),
@@ -76,21 +190,51 @@ CASES = [
     plain("a person named like a tool call", dumps({"name": "Alice", "age": 30}), format=F),
     plain("name without arguments is data", dumps({"name": "get_weather"}), format=F),
     plain("a name with spaces is not a tool", dumps({"name": "Alice Smith", "arguments": {}}), format=F),
-    plain("a tool definition shown to the user", dumps({"name": "get_weather", "description": "Weather",
-          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}), format=F),
-    plain("an OpenAI tool definition", dumps({"type": "function", "function": {"name": "f", "description": "d",
-          "parameters": {"type": "object", "properties": {}}}}), format=F),
-    plain("a JSON schema", dumps({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
-          format=F),
-    plain("parameters that are a schema", dumps({"name": "f", "parameters": {"type": "object", "properties": {}}}),
-          format=F),
+    plain(
+        "a tool definition shown to the user",
+        dumps(
+            {
+                "name": "get_weather",
+                "description": "Weather",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+            }
+        ),
+        format=F,
+    ),
+    plain(
+        "an OpenAI tool definition",
+        dumps(
+            {
+                "type": "function",
+                "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {}}},
+            }
+        ),
+        format=F,
+    ),
+    plain(
+        "a JSON schema",
+        dumps({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
+        format=F,
+    ),
+    plain(
+        "parameters that are a schema",
+        dumps({"name": "f", "parameters": {"type": "object", "properties": {}}}),
+        format=F,
+    ),
     plain("a list with one non-call", dumps([{"name": "a", "arguments": {}}, {"x": 1}]), format=F),
     plain("an empty list", "[]", format=F),
     plain("an object of another type", dumps({"type": "message", "name": "f", "arguments": {}}), format=F),
-    plain("markup quoted inside a JSON string is not a call",
-          dumps({"html": "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"}), format=F),
-    Case("envelope whose content explains markup", dumps({"content": "Use <tool_call> tags.", "toolCalls": []}),
-         content="Use <tool_call> tags.", format=F),
+    plain(
+        "markup quoted inside a JSON string is not a call",
+        dumps({"html": '<tool_call>{"name": "f", "arguments": {}}</tool_call>'}),
+        format=F,
+    ),
+    Case(
+        "envelope whose content explains markup",
+        dumps({"content": "Use <tool_call> tags.", "toolCalls": []}),
+        content="Use <tool_call> tags.",
+        format=F,
+    ),
 ]
 
 

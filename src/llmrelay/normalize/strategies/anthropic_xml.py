@@ -39,7 +39,7 @@ from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._calls import CallReading, is_tool_name
-from .._types import Candidate, Parsed
+from .._types import Parsed, TextArguments
 from .hermes import NextOccurrence, TagBudget, named, to_parsed
 
 _PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.
@@ -159,19 +159,19 @@ def _read_invoke(text: str, tag: re.Match[str], finders: _Finders) -> tuple[Call
         end = complete_at  # Prose after the last complete parameter of an unclosed invoke stays content.
     if not is_tool_name(name):
         return RejectedCall(name or None, arguments, f"invoke has no valid tool name: {name!r}", "malformed"), end
-    return Candidate(name, arguments), end
+    return arguments.candidate(name), end
 
 
 def _read_parameters(
     text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
-) -> tuple[dict[str, Any], int | None] | RejectedCall:
+) -> tuple[TextArguments, int | None] | RejectedCall:
     """The `<parameter name=…>` values between `start` and `end`, and where the last one closed.
 
     A missing `</parameter>` is tolerated when another tag follows (it ends the value), but not
     when the answer stopped inside the value: that call was cut off.
     """
     opens, closes = NextOccurrence(text, _PARAM_OPEN, end), NextOccurrence(text, _PARAM_CLOSE, end)
-    arguments: dict[str, Any] = {}
+    arguments = TextArguments()
     complete_at: int | None = start
     position = start
     while (found := opens.find(position)) is not None and budget.take():
@@ -189,13 +189,14 @@ def _read_parameters(
             return RejectedCall(None, {**arguments, name: text[found[1] : end]}, reason, "truncated")
         else:
             position, complete_at = value_end, None  # A missing </parameter>: the next tag ends the value.
-        arguments[name] = xml_value(text[found[1] : value_end])
+        written = text[found[1] : value_end].strip(_NEWLINES)
+        arguments.add(name, written, json_or_text(written))
     return arguments, complete_at
 
 
 def _read_legacy(
     text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
-) -> tuple[str, tuple[dict[str, Any], int | None] | RejectedCall] | None:
+) -> tuple[str, tuple[TextArguments, int | None] | RejectedCall] | None:
     """anthropic-tools' `<invoke><tool_name>…</tool_name><parameters>…</parameters></invoke>`."""
     name_start = text.find("<tool_name>", start, end)
     if name_start == -1:
@@ -207,7 +208,7 @@ def _read_legacy(
     name = text[name_start + len("<tool_name>") : name_end].strip()
     params_start = text.find("<parameters>", name_end, end)
     if params_start == -1:
-        return name, ({}, name_end + len("</tool_name>"))
+        return name, (TextArguments(), name_end + len("</tool_name>"))
     params_close = text.find("</parameters>", params_start, end)
     params_end = end if params_close == -1 else params_close
     cut_off = cut_off and params_close == -1
@@ -219,9 +220,9 @@ def _read_legacy(
 
 def _read_children(
     text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
-) -> tuple[dict[str, Any], int] | RejectedCall:
+) -> tuple[TextArguments, int] | RejectedCall:
     """`<key>value</key>` elements, one per argument."""
-    arguments: dict[str, Any] = {}
+    arguments = TextArguments()
     position = start
     while (tag := _LEGACY_CHILD.search(text, position, end)) is not None and budget.take():
         key = tag.group(1)
@@ -230,6 +231,7 @@ def _read_children(
             kind: RejectionKind = "truncated" if cut_off else "malformed"
             partial = {**arguments, key: text[tag.end() : end]}
             return RejectedCall(None, partial, f"parameter <{key}> is not closed", kind)
-        arguments[key] = xml_value(text[tag.end() : close])
+        written = text[tag.end() : close].strip(_NEWLINES)
+        arguments.add(key, written, json_or_text(written))
         position = close + len(key) + 3
     return arguments, position

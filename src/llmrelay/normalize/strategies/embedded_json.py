@@ -62,6 +62,7 @@ class EmbeddedJson:
             readings, text=content_around(text, found), strict_text=content_around(text, found, keep_examples=True)
         )
 
+
 def _read_object(candidate: str) -> Parsed | None:
     try:
         value = loads_lenient(candidate)

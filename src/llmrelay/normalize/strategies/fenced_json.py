@@ -9,12 +9,12 @@ are code, never calls.
 
 from __future__ import annotations
 
+from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._fences import Fence, iter_fences
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from .._text import content_around, cut_spans
 from .._types import Parsed
-from ..._envelope import RejectedCall
 
 
 class FencedJson:
@@ -52,7 +52,7 @@ def _read_fence(text: str, fence: Fence, *, explicit: bool) -> Parsed | None:
     try:
         value = loads_lenient(body)
     except TruncatedJSONError as exc:
-        if fence.closed or '"name"' not in body and "toolCalls" not in body and "tool_name" not in body:
+        if fence.closed or ('"name"' not in body and "toolCalls" not in body and "tool_name" not in body):
             return None
         reason = f"a JSON tool call in a code fence was cut off before its end ({exc})"
         return Parsed(rejected=[RejectedCall(None, body, reason, "truncated")])

@@ -18,12 +18,10 @@ a name is a call without arguments; one holding JSON is Hermes', left to `Hermes
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..._envelope import RejectedCall, RejectionKind
 from .._calls import CallReading, is_tool_name
-from .._types import Candidate, Parsed
-from .anthropic_xml import xml_value
+from .._types import Candidate, Parsed, TextArguments
+from .anthropic_xml import json_or_text
 from .hermes import TagBlock, TagBudget, named, skip_space, tag_blocks, to_parsed
 
 _KEY, _KEY_END = "<arg_key>", "</arg_key>"
@@ -68,15 +66,15 @@ def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
     if isinstance(arguments, RejectedCall):
         return named(arguments, name)
     if not is_tool_name(name):
-        return RejectedCall(name or None, arguments, f"not a valid tool name: {name!r}", "malformed")
-    return Candidate(name, arguments)
+        return RejectedCall(name or None, dict(arguments), f"not a valid tool name: {name!r}", "malformed")
+    return arguments.candidate(name)
 
 
-def _read_pairs(text: str, position: int, block: TagBlock, budget: TagBudget) -> dict[str, Any] | RejectedCall:
+def _read_pairs(text: str, position: int, block: TagBlock, budget: TagBudget) -> TextArguments | RejectedCall:
     """The `<arg_key>`/`<arg_value>` pairs from `position` to the end of the block."""
     end = block.body_end
     cut_kind: RejectionKind = "malformed" if block.closed or end < len(text) else "truncated"
-    arguments: dict[str, Any] = {}
+    arguments = TextArguments()
     while (key_start := text.find(_KEY, position, end)) != -1:
         if not budget.take():
             return arguments  # The caller stops reading: the budget is spent.
@@ -94,6 +92,7 @@ def _read_pairs(text: str, position: int, block: TagBlock, budget: TagBudget) ->
             return RejectedCall(
                 None, {**arguments, key: text[value_start:end]}, f"the value of '{key}' is not closed", cut_kind
             )
-        arguments[key] = xml_value(text[value_start:value_end])
+        written = text[value_start:value_end].strip("\r\n")
+        arguments.add(key, written, json_or_text(written))
         position = value_end + len(_VALUE_END)
     return arguments

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
+from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from .._types import Parsed
-from ..._envelope import RejectedCall
 
 _OPENERS = ("{", "[")
 # The C scanner behind `json.loads`, called directly: same grammar and values, without the two
 # Python wrapper layers, which cost more than the scan itself on a typical short envelope.
-_scan_once = json.JSONDecoder().scan_once
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 
+from ..._envelope import RejectedCall
 from .._calls import CallReading, interpret_json, read_call
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from .._scan import find_balanced_end
 from .._text import cut_spans
 from .._types import Candidate, Parsed
-from ..._envelope import RejectedCall
 
 # After the marker: an optional colon, blank space, and an optional opening fence with a tag.
 _LEAD = re.compile(r":?[ \t]*\n?\s*(?:```[ \t]*[A-Za-z]*[ \t]*\n?\s*)?")

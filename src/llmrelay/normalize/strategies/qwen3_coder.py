@@ -25,11 +25,10 @@ Llama 3.1 / Functionary v3.1 format, left to `Functionary`.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..._envelope import RejectedCall
 from .._calls import CallReading, is_tool_name
-from .._types import Candidate, Parsed
+from .._types import Parsed, TextArguments
 from .anthropic_xml import json_or_text
 from .hermes import NextOccurrence, TagBudget, opened_before, skip_space, to_parsed, widen
 
@@ -109,7 +108,7 @@ def _is_attempt(text: str, head: re.Match[str], wrapped: bool) -> bool:
 
 def _read_function(text: str, name: str, position: int, finders: _Finders) -> tuple[CallReading, int]:
     """Read the parameters from `position` on: the call (or why not), and where its markup ends."""
-    arguments: dict[str, Any] = {}
+    arguments = TextArguments()
     while True:
         position = skip_space(text, position)
         if text.startswith("</function>", position):
@@ -123,7 +122,8 @@ def _read_function(text: str, name: str, position: int, finders: _Finders) -> tu
             return _unreadable(text, name, arguments, position, finders)
         value_start = head.end()
         value_end, position = _value_extent(text, value_start, finders)
-        arguments[head.group(1).strip()] = _value(text[value_start:value_end])
+        written = _unpad(text[value_start:value_end])
+        arguments.add(head.group(1).strip(), written, json_or_text(written))
 
 
 def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:
@@ -150,7 +150,7 @@ def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:
 
 
 def _unreadable(
-    text: str, name: str, arguments: dict[str, Any], position: int, finders: _Finders
+    text: str, name: str, arguments: TextArguments, position: int, finders: _Finders
 ) -> tuple[CallReading, int]:
     """Text in a function body that is not a parameter: a cut-off tag, prose, or malformed markup.
 
@@ -171,14 +171,13 @@ def _unreadable(
     return RejectedCall(name, arguments, reason, "malformed"), end
 
 
-def _call(name: str, arguments: dict[str, Any]) -> CallReading:
+def _call(name: str, arguments: TextArguments) -> CallReading:
     if not is_tool_name(name):
-        return RejectedCall(name, arguments, f"not a valid tool name: {name!r}", "malformed")
-    return Candidate(name, arguments)
+        return RejectedCall(name, dict(arguments), f"not a valid tool name: {name!r}", "malformed")
+    return arguments.candidate(name)
 
 
-def _value(raw: str) -> Any:
+def _unpad(raw: str) -> str:
     """One newline of padding on each side is the template's, not the value's."""
     raw = raw[1:] if raw.startswith("\n") else raw
-    raw = raw[:-1] if raw.endswith("\n") else raw
-    return json_or_text(raw)
+    return raw[:-1] if raw.endswith("\n") else raw
