@@ -1,0 +1,91 @@
+"""`RetryPolicy`: the one place transient failures are retried.
+
+Only `TransientError`s are retried (429, 408, 409, 5xx, Anthropic's 529, timeouts, dropped
+connections); every other error is raised at once. Waits grow exponentially with jitter, a
+provider's Retry-After is honoured (capped), and both the number of attempts and the total time
+are bounded. The SDKs' own retries are off (each adapter sets `max_retries=0`), so retries never
+multiply. Built on tenacity, imported only when a call is made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .errors import TransientError
+
+if TYPE_CHECKING:
+    from tenacity import RetryCallState
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How transient failures are retried. `RetryPolicy(max_attempts=1)` turns retrying off."""
+
+    max_attempts: int = 4
+    """Tries per provider call, the first included."""
+    initial_delay: float = 0.5
+    """Seconds before the first retry; doubled for each one after."""
+    max_delay: float = 30.0
+    """The longest wait between two tries (before jitter)."""
+    jitter: float = 0.5
+    """Up to this many seconds of random extra wait, so clients do not retry in lockstep."""
+    max_retry_after: float = 60.0
+    """A provider's Retry-After longer than this is cut to it."""
+    total_timeout: float = 120.0
+    """No retry starts after this many seconds since the first try."""
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
+    """How to wait (tests inject a recorder so they run instantly)."""
+    async_sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False, compare=False)
+    """How to wait in `AsyncClient`."""
+
+    def delay(self, retry_number: int, error: BaseException | None) -> float:
+        """Seconds to wait before retry number `retry_number` (1 for the first retry)."""
+        retry_after = error.retry_after if isinstance(error, TransientError) else None
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.max_retry_after)
+        backoff = min(self.initial_delay * 2 ** (retry_number - 1), self.max_delay)
+        return backoff + random.uniform(0, self.jitter)
+
+    def call(self, function: Callable[[], _T], on_retry: Callable[[BaseException, float], None] | None = None) -> _T:
+        """Call `function`, retrying transient failures; `on_retry(error, wait)` is told of each."""
+        from tenacity import Retrying
+
+        retrying = Retrying(**self._tenacity_options(on_retry), sleep=self.sleep)
+        return retrying(function)
+
+    async def acall(
+        self, function: Callable[[], Awaitable[_T]], on_retry: Callable[[BaseException, float], None] | None = None
+    ) -> _T:
+        """`call` for coroutines."""
+        from tenacity import AsyncRetrying
+
+        retrying = AsyncRetrying(**self._tenacity_options(on_retry), sleep=self.async_sleep)
+        return await retrying(function)
+
+    def _tenacity_options(self, on_retry: Callable[[BaseException, float], None] | None) -> dict[str, Any]:
+        from tenacity import retry_if_exception_type, stop_after_attempt, stop_after_delay
+
+        def wait(state: RetryCallState) -> float:
+            error = state.outcome.exception() if state.outcome else None
+            return self.delay(state.attempt_number, error)
+
+        def before_sleep(state: RetryCallState) -> None:
+            if on_retry is not None and state.outcome is not None and state.next_action is not None:
+                error = state.outcome.exception()
+                if error is not None:
+                    on_retry(error, state.next_action.sleep)
+
+        return {
+            "stop": stop_after_attempt(max(self.max_attempts, 1)) | stop_after_delay(self.total_timeout),
+            "wait": wait,
+            "retry": retry_if_exception_type(TransientError),
+            "before_sleep": before_sleep,
+            "reraise": True,
+        }
