@@ -47,7 +47,7 @@ class RetryPolicy:
 
     def delay(self, retry_number: int, error: BaseException | None) -> float:
         """Seconds to wait before retry number `retry_number` (1 for the first retry)."""
-        retry_after = error.retry_after if isinstance(error, TransientError) else None
+        retry_after: float | None = error.retry_after if isinstance(error, TransientError) else None
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_retry_after)
         backoff = min(self.initial_delay * 2 ** (retry_number - 1), self.max_delay)
