@@ -50,7 +50,7 @@ class RetryPolicy:
         retry_after: float | None = error.retry_after if isinstance(error, TransientError) else None
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_retry_after)
-        backoff = min(self.initial_delay * 2 ** (retry_number - 1), self.max_delay)
+        backoff = min(self.initial_delay * 2.0 ** (retry_number - 1), self.max_delay)
         return backoff + random.uniform(0, self.jitter)
 
     def call(self, function: Callable[[], _T], on_retry: Callable[[BaseException, float], None] | None = None) -> _T:
