@@ -1,0 +1,367 @@
+"""The Anthropic adapter: Claude through the Messages API (`POST /v1/messages`) and the `anthropic` SDK.
+
+What each mode sends (besides `model`, `max_tokens` and `messages`):
+
+- native_tools: `tools` as `{"name", "description", "input_schema"}` and `tool_choice` as
+  `{"type": "auto"}`, `{"type": "any"}` (required), `{"type": "tool", "name": ...}` or
+  `{"type": "none"}`. Assistant calls travel as `tool_use` blocks and their results as
+  `tool_result` blocks in a user turn, all results of one turn in one message.
+- json_schema: structured outputs, `output_config: {"format": {"type": "json_schema", "schema":
+  <the envelope>}}` (generally available, no beta header; the older beta `output_format` field is
+  deprecated), with the instructions of `prepare_messages`. Only some models accept it: see
+  `capabilities/models.toml`. Learned from platform.claude.com/docs/en/build-with-claude/structured-outputs
+  and pydantic-ai's recording (conformance cassette `anthropic/pydantic-ai-structured-strict.yaml`).
+- json_object: Anthropic has no JSON mode, so this is the text path. No assistant prefill of "{":
+  Claude 4.6 and later models answer a prefill with a 400 ("This model does not support assistant
+  message prefill"), and the normalizer reads the envelope with or without one.
+- text: `prepare_messages(request)`, no tools.
+
+System turns go to the top-level `system` parameter (joined by blank lines, wherever they were);
+consecutive turns of one role are merged, because the API wants user and assistant to alternate.
+
+`max_tokens` is required by Anthropic: without one in `request.params`, `DEFAULT_MAX_TOKENS` (4096,
+what pydantic-ai sends too) is used. OpenAI's names `max_completion_tokens` and `stop` are accepted
+for `max_tokens` and `stop_sequences`. Every other parameter, and `output_config`, is sent through
+the SDK's `extra_body`, so fields newer than the installed SDK (anthropic 0.x included) still reach
+the API unchanged.
+
+Usage: Anthropic's `input_tokens` leaves out cached prompt tokens; llmrelay's `input_tokens` adds
+`cache_creation_input_tokens` and `cache_read_input_tokens` back, so it is the whole prompt as on
+the other providers.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar, TypeVar
+
+from .._envelope import Usage
+from .._instructions import envelope_schema, prepare_messages
+from .._messages import new_call_id, portable_id
+from .._tools import Tool
+from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
+from ..capabilities import classify_rejection
+from ..errors import (
+    AuthenticationError,
+    BadRequestError,
+    ConfigError,
+    MissingDependencyError,
+    NotFoundError,
+    OverloadedError,
+    PermissionDeniedError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderTimeoutError,
+    RateLimitError,
+    ServerError,
+    UnsupportedFeatureError,
+)
+from . import ProviderOptions
+
+try:
+    import anthropic
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingDependencyError(package="anthropic", extra="anthropic") from exc
+
+PROVIDER = "anthropic"
+DEFAULT_MAX_TOKENS = 4096
+"""Sent when the request gives no `max_tokens` (Anthropic requires one)."""
+
+_ID_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
+"""What the API accepts as a `tool_use` id (it answers 400 to anything else)."""
+_ID_MAX_LENGTH = 64
+_TYPED = ("model", "max_tokens", "messages", "system", "tools", "tool_choice")
+"""Body fields every supported SDK version takes as keyword arguments; the rest go in `extra_body`."""
+_RENAMED = {"max_completion_tokens": "max_tokens", "stop": "stop_sequences"}
+
+
+def build_body(request: Request) -> dict[str, Any]:
+    """The JSON body of the Messages API call for `request`, in its mode."""
+    native = request.mode == "native_tools"
+    system, messages = convert_messages(request.messages if native else prepare_messages(request))
+    body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(request.params)}
+    body.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    if system:
+        body["system"] = system
+    if native and request.tools:
+        body["tools"] = [_tool(tool) for tool in request.tools]
+        if request.tool_choice is not None:
+            body["tool_choice"] = _tool_choice(request.tool_choice)
+    if request.mode == "json_schema":
+        schema = request.response_schema or envelope_schema(request.tools)
+        # Keep what the caller put in output_config (e.g. `effort`) beside the format.
+        body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
+    return body
+
+
+def _params(params: Mapping[str, Any]) -> dict[str, Any]:
+    converted = {_RENAMED.get(name, name): value for name, value in params.items()}
+    if isinstance(converted.get("stop_sequences"), str):
+        converted["stop_sequences"] = [converted["stop_sequences"]]
+    return converted
+
+
+def _tool(tool: Tool) -> dict[str, Any]:
+    converted: dict[str, Any] = {"name": tool.name, "input_schema": dict(tool.parameters)}
+    if tool.description:
+        converted["description"] = tool.description
+    return converted
+
+
+def _tool_choice(choice: ToolChoice) -> dict[str, str]:
+    if isinstance(choice, NamedTool):
+        return {"type": "tool", "name": choice.name}
+    return {"type": {"auto": "auto", "required": "any", "none": "none"}[choice]}
+
+
+def convert_messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+    """The `system` text and the alternating `messages` list for a conversation.
+
+    Turns with nothing to send are left out (the API refuses empty content), then consecutive
+    turns of one role are merged: several tool results become one user message, as the API wants.
+    """
+    system = "\n\n".join(m.content for m in messages if m.role == "system" and m.content)
+    turns: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "system" or not (blocks := _blocks(message)):
+            continue
+        role = "assistant" if message.role == "assistant" else "user"
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": role, "content": blocks})
+    for turn in turns:
+        # In a user turn the tool results must come before any text.
+        turn["content"].sort(key=lambda block: block["type"] != "tool_result")
+    return system, turns
+
+
+def _blocks(message: Message) -> list[dict[str, Any]]:
+    if message.role == "tool":
+        result: dict[str, Any] = {"type": "tool_result", "tool_use_id": _id(message.tool_call_id)}
+        if message.content:
+            result["content"] = message.content
+        return [result]
+    blocks: list[dict[str, Any]] = []
+    if message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
+        blocks.append({"type": "text", "text": message.content})
+    for call in message.tool_calls if message.role == "assistant" else ():
+        blocks.append({"type": "tool_use", "id": _id(call.id), "name": call.name, "input": call.arguments})
+    return blocks
+
+
+def _id(call_id: str | None) -> str:
+    return portable_id(call_id, pattern=_ID_PATTERN, max_length=_ID_MAX_LENGTH, prefix="toolu_")
+
+
+def to_raw_response(body: Mapping[str, Any], *, model: str, request_id: str | None = None) -> RawResponse:
+    """A decoded Messages API answer as a `RawResponse`.
+
+    Text blocks are joined; thinking and redacted_thinking blocks are left out, and so are the
+    blocks of tools Anthropic runs itself (`server_tool_use` and their results).
+    """
+    texts: list[str] = []
+    calls: list[NativeCall] = []
+    for block in body.get("content") or ():
+        if block.get("type") == "text":
+            texts.append(block.get("text") or "")
+        elif block.get("type") == "tool_use":
+            calls.append(NativeCall(block["name"], block.get("input"), block.get("id") or new_call_id()))
+    return RawResponse(
+        provider=PROVIDER,
+        model=body.get("model") or model,
+        text="".join(texts),
+        native_calls=tuple(calls),
+        finish_reason=body.get("stop_reason"),
+        usage=_usage(body.get("usage")),
+        request_id=request_id,
+        body=dict(body),
+    )
+
+
+def _usage(usage: Any) -> Usage:
+    if not isinstance(usage, Mapping):
+        return Usage()
+    prompt = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    input_tokens = sum(int(usage.get(name) or 0) for name in prompt)
+    output_tokens = int(usage.get("output_tokens") or 0)
+    return Usage(input_tokens, output_tokens, input_tokens + output_tokens)
+
+
+_BY_STATUS: dict[int, type[ProviderError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    408: ProviderTimeoutError,
+    409: ServerError,
+    413: BadRequestError,  # request_too_large: the request must change
+    422: BadRequestError,
+    429: RateLimitError,
+    503: OverloadedError,
+    529: OverloadedError,
+}
+
+
+def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None) -> ProviderError:
+    """The llmrelay error for an SDK error; the caller raises it `from exc`.
+
+    The API key, if the message happened to contain it, is masked.
+    """
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ProviderTimeoutError("the request timed out", provider=PROVIDER, model=model)
+    if not isinstance(exc, anthropic.APIStatusError):
+        return ProviderConnectionError(_mask(exc.message, api_key), provider=PROVIDER, model=model)
+    status, body, headers = exc.status_code, exc.body, exc.response.headers
+    error = body.get("error") if isinstance(body, Mapping) else None
+    error = error if isinstance(error, Mapping) else {}
+    message = _mask(str(error.get("message") or exc.message), api_key)
+    code = error.get("type") if isinstance(error.get("type"), str) else None
+    details: dict[str, Any] = {
+        "provider": PROVIDER,
+        "model": model,
+        "status": status,
+        "request_id": headers.get("request-id") or (body.get("request_id") if isinstance(body, Mapping) else None),
+        "body": body,
+        "headers": dict(headers),
+        "retry_after": retry_after(headers),
+        "code": code,
+    }
+    if status in (400, 422) and (feature := classify_rejection(status, message)) is not None:
+        return UnsupportedFeatureError(message, feature=feature, **details)
+    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else ProviderError)
+    return cls(message, **details)
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date), if given."""
+    if (milliseconds := _number(headers.get("retry-after-ms"))) is not None:
+        return milliseconds / 1000
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    seconds = _number(value)
+    if seconds is not None:
+        return seconds
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return max(float(value), 0.0) if value else None
+    except ValueError:
+        return None
+
+
+def _mask(text: str, api_key: str | None) -> str:
+    return text.replace(api_key, "***") if api_key else text
+
+
+class AnthropicAdapter:
+    """Claude through the official `anthropic` SDK, with its own retries off."""
+
+    provider: ClassVar[str] = PROVIDER
+
+    def __init__(self, options: ProviderOptions) -> None:
+        self.options = options
+        self._client: anthropic.Anthropic | None = None
+        self._async_client: anthropic.AsyncAnthropic | None = None
+
+    def __repr__(self) -> str:
+        return f"AnthropicAdapter({self.options!r})"
+
+    def send(self, request: Request) -> RawResponse:
+        """Make the call and return Claude's answer, or raise a `ProviderError`."""
+        if self._client is None:
+            self._client = _checked(anthropic.Anthropic(**self._client_options()))
+        typed, extra = _split(build_body(request))
+        with self._errors(request.model):
+            response = self._client.messages.with_raw_response.create(**typed, extra_body=extra)
+        return _answer(response.http_response, request.model)
+
+    async def asend(self, request: Request) -> RawResponse:
+        """The same, without blocking the event loop."""
+        if self._async_client is None:
+            self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+        typed, extra = _split(build_body(request))
+        with self._errors(request.model):
+            response = await self._async_client.messages.with_raw_response.create(**typed, extra_body=extra)
+        return _answer(response.http_response, request.model)
+
+    def _client_options(self) -> dict[str, Any]:
+        options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.
+        if self.options.api_key is not None:
+            options["api_key"] = self.options.api_key  # Else the SDK reads ANTHROPIC_API_KEY.
+        if self.options.base_url is not None:
+            options["base_url"] = self.options.base_url
+        if self.options.timeout is not None:
+            options["timeout"] = self.options.timeout
+        if self.options.headers:
+            options["default_headers"] = dict(self.options.headers)
+        return options
+
+    @contextmanager
+    def _errors(self, model: str) -> Iterator[None]:
+        try:
+            yield
+        except anthropic.APIError as exc:
+            raise to_error(exc, model=model, api_key=self.options.api_key) from exc
+        except ValueError as exc:
+            # The SDK refuses, before sending, a non-streaming call that may run past 10 minutes.
+            if "Streaming is" not in str(exc):
+                raise
+            raise ConfigError(
+                f"anthropic:{model}: max_tokens is too large for a non-streaming call; "
+                "lower it, or set a timeout on the client to allow the long wait"
+            ) from exc
+
+
+_Client = TypeVar("_Client", anthropic.Anthropic, anthropic.AsyncAnthropic)
+
+
+def _checked(client: _Client) -> _Client:
+    """The client, if it found credentials; else our AuthenticationError naming the variable."""
+    if client.api_key is None and client.auth_token is None and getattr(client, "credentials", None) is None:
+        raise AuthenticationError(
+            "no API key: pass api_key= or set the ANTHROPIC_API_KEY environment variable", provider=PROVIDER
+        )
+    return client
+
+
+def _split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    typed = {name: body[name] for name in _TYPED if name in body}
+    extra = {name: value for name, value in body.items() if name not in typed}
+    return typed, extra or None
+
+
+def _answer(http_response: Any, model: str) -> RawResponse:
+    """Read the answer's JSON ourselves rather than the SDK's parsed `Message`.
+
+    An SDK older than a block type (thinking, server tools, ...) parses it into the wrong class, and
+    reading the dict also skips a pydantic round trip. `http_response` is an httpx or httpx2
+    `Response`, already read; both have `.json()` and `.headers`.
+    """
+    headers = http_response.headers
+    try:
+        body = http_response.json()
+    except ValueError:  # Not JSON: a proxy's error page answered with 200, say.
+        body = None
+    if not isinstance(body, Mapping):
+        raise ServerError(
+            "the answer is not a JSON object",
+            provider=PROVIDER,
+            model=model,
+            status=http_response.status_code,
+            request_id=headers.get("request-id"),
+            body=http_response.text,
+            headers=dict(headers),
+        )
+    return to_raw_response(body, model=model, request_id=headers.get("request-id"))
