@@ -108,6 +108,25 @@ TOOL_USE: dict[str, Any] = {
     },
 }
 
+# anthropic/crewai-tool-use-then-text.yaml, interaction 1 (the answer after TOOL_USE's result)
+TOOL_RESULT_ANSWER: dict[str, Any] = {
+    "model": "claude-sonnet-4-5-20250929",
+    "id": "msg_014zmtEjjH4Qx8ntiJdbk36e",
+    "type": "message",
+    "role": "assistant",
+    "content": [{"type": "text", "text": "The weather in Tokyo is currently sunny and 72°F (approximately 22°C)."}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {
+        "input_tokens": 701,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": 22,
+        "service_tier": "standard",
+    },
+}
+
 # anthropic/crewai-thinking-text.yaml, interaction 0
 THINKING: dict[str, Any] = {
     "model": "claude-sonnet-4-5-20250929",

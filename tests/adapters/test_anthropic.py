@@ -14,17 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 
 anthropic = pytest.importorskip("anthropic")
 
-from llmrelay import errors  # noqa: E402 - after the skip: these import the SDK
+import llmrelay  # noqa: E402 - after the skip: these import the SDK
+from llmrelay import errors  # noqa: E402
 from llmrelay._envelope import ToolCall, Usage  # noqa: E402
 from llmrelay._instructions import envelope_schema  # noqa: E402
 from llmrelay._tools import Tool  # noqa: E402
 from llmrelay._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice  # noqa: E402
 from llmrelay.adapters import Adapter, ProviderOptions, adapter_class  # noqa: E402
 from llmrelay.adapters.anthropic import DEFAULT_MAX_TOKENS, AnthropicAdapter  # noqa: E402
+from llmrelay.capabilities import CapabilityLearner  # noqa: E402
 from llmrelay.testing import mock_http  # noqa: E402
 
 from . import anthropic_bodies as bodies  # noqa: E402
@@ -718,3 +721,104 @@ def test_the_adapter_is_registered_and_keeps_the_key_out_of_its_repr() -> None:
     assert isinstance(adapter, Adapter)
     assert adapter.provider == "anthropic"
     assert KEY not in repr(adapter)
+
+
+# --- end to end, through llmrelay.Client ---------------------------------------------------------
+
+TOKYO_TOOL = {
+    "name": "get_weather",
+    "description": "Get the current weather in a given location",
+    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]},
+}
+TOKYO = [{"role": "user", "content": "What is the weather in Tokyo? Use the get_weather tool."}]
+
+
+def client(**options: Any) -> llmrelay.Client:
+    return llmrelay.Client(f"anthropic:{MODEL}", api_key=KEY, learner=CapabilityLearner(), **options)
+
+
+def test_client_native_call_then_its_result_round_trips() -> None:
+    with mock_http() as router:
+        route = router.post(URL)
+        route.side_effect = [
+            httpx.Response(200, json=bodies.TOOL_USE),  # respx serves httpx responses to either stack
+            httpx.Response(200, json=bodies.TOOL_RESULT_ANSWER),
+        ]
+        first = client().complete(TOKYO, tools=[TOKYO_TOOL])
+        call_id = "toolu_01AoUFM2koNLsFscK6xjnLPo"
+        assert first.tool_calls == [ToolCall("get_weather", {"location": "Tokyo, Japan"}, call_id)]
+        assert (first.content, first.needs_more_work, first.mode) == ("", True, "native_tools")
+        assert (first.finish_reason, first.provider_finish_reason) == ("tool_calls", "tool_use")
+        assert (first.provider, first.model, first.usage) == (
+            "anthropic",
+            "claude-sonnet-4-5-20250929",
+            Usage(620, 55, 675),
+        )
+
+        answered = {"role": "tool", "tool_call_id": call_id, "content": "Sunny, 72F"}
+        second = client().complete([*TOKYO, first, answered], tools=[TOKYO_TOOL])
+        sent = json.loads(router.calls[1].request.content)
+    assert sent["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": call_id, "name": "get_weather", "input": {"location": "Tokyo, Japan"}}
+            ],
+        },
+        {"role": "user", "content": [result(call_id, "Sunny, 72F")]},
+    ]
+    assert second.content == "The weather in Tokyo is currently sunny and 72°F (approximately 22°C)."
+    assert (second.tool_calls, second.finish_reason, second.needs_more_work) == ([], "stop", None)
+
+
+async def test_async_client_reads_parallel_calls() -> None:
+    entity_tool = {
+        "name": "retrieve_entity_info",
+        "parameters": {"type": "object", "properties": {"name": {"type": "string"}}},
+    }
+    with mock_http() as router:
+        router.post(URL).respond(200, json=bodies.PARALLEL_TOOL_USE)
+        answer = await llmrelay.AsyncClient(f"anthropic:{MODEL}", api_key=KEY).complete(
+            "Who is youngest?", tools=[entity_tool]
+        )
+    assert [call.arguments["name"] for call in answer.tool_calls] == ["Alice", "Bob", "Charlie", "Daisy"]
+    assert answer.content.startswith("I'll help you find out")
+    assert answer.finish_reason == "tool_calls"
+
+
+def test_client_json_schema_reads_the_envelope() -> None:
+    envelope = {
+        "content": "Checking.",
+        "toolCalls": [{"name": "get_weather", "arguments": '{"location": "Tokyo"}'}],
+        "needsMoreWork": True,
+    }
+    answer_body = {**bodies.STRUCTURED, "content": [{"type": "text", "text": json.dumps(envelope)}]}
+    with mock_http() as router:
+        router.post(URL).respond(200, json=answer_body)
+        answer = client(mode="json_schema").complete(TOKYO, tools=[TOKYO_TOOL])
+        sent = json.loads(router.calls[0].request.content)
+    assert sent["output_config"]["format"]["type"] == "json_schema"
+    assert answer.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"})]
+    assert (answer.content, answer.needs_more_work, answer.mode) == ("Checking.", True, "json_schema")
+
+
+def test_client_reads_claude_xml_written_in_text_mode() -> None:
+    xml = (
+        'Let me check.\n<function_calls>\n<invoke name="get_weather">\n'
+        '<parameter name="location">Tokyo</parameter>\n</invoke>\n</function_calls>'
+    )
+    with mock_http() as router:
+        router.post(URL).respond(
+            200, json={**bodies.MAX_TOKENS, "content": [{"type": "text", "text": xml}], "stop_reason": "end_turn"}
+        )
+        answer = client(mode="text").complete(TOKYO, tools=[TOKYO_TOOL])
+    assert [(call.name, call.arguments) for call in answer.tool_calls] == [("get_weather", {"location": "Tokyo"})]
+    assert answer.content == "Let me check."
+    assert answer.finish_reason == "tool_calls"
+
+
+def test_client_raises_the_mapped_error() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(404, json=bodies.ERROR_404_UNKNOWN_MODEL)
+        with pytest.raises(errors.NotFoundError, match="claude-sonet-4-5"):
+            client().complete("hello")
