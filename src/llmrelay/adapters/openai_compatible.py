@@ -1,0 +1,57 @@
+"""Any server that speaks OpenAI's Chat Completions: Ollama, vLLM, LM Studio, llama.cpp, Together...
+
+The request and answer shapes are in `_openai_compat`; this adapter adds only the connection:
+
+```python
+llmrelay.Client("openai-compatible:llama3.1", base_url="http://localhost:11434/v1")   # Ollama
+llmrelay.Client("openai-compatible:Qwen/Qwen3-8B", base_url="http://localhost:8000/v1")  # vLLM
+```
+
+- `base_url` is required: there is no default server.
+- The key is optional: `api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else a placeholder. Local
+  servers accept any key but the openai SDK insists on one, and `OPENAI_API_KEY` is never used,
+  so an OpenAI key is not sent to another host.
+- `max_tokens` keeps its name: it is what these servers implement (vLLM, Ollama and llama.cpp
+  read `max_tokens`; not all read `max_completion_tokens`).
+- What they answer varies; the reader copes with content as a list of text parts, calls
+  without ids (Gemini's compatible endpoint sends `"id": ""`), and errors in other shapes
+  (`{"error": "..."}` from Ollama, a top-level `message` from vLLM).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, ClassVar
+
+from ..errors import ConfigError, MissingDependencyError
+from . import ProviderOptions
+from ._openai_compat import ChatCompletionsAdapter, env_key
+
+try:
+    import openai
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingDependencyError(package="openai", extra="openai") from exc
+
+PLACEHOLDER_KEY = "not-needed"
+"""Sent when no key is configured: the SDK requires one, local servers ignore it."""
+
+
+class OpenAICompatibleAdapter(ChatCompletionsAdapter):
+    """A server at `base_url` with OpenAI's Chat Completions API."""
+
+    provider: ClassVar[str] = "openai-compatible"
+    sdk: ClassVar[ModuleType] = openai
+    client_classes: ClassVar[tuple[type[Any], type[Any]]] = (openai.OpenAI, openai.AsyncOpenAI)
+    api_key_env: ClassVar[str] = "OPENAI_COMPATIBLE_API_KEY"
+
+    def __init__(self, options: ProviderOptions) -> None:
+        if not options.base_url:
+            raise ConfigError(
+                "the openai-compatible provider needs base_url, the server's OpenAI-style endpoint "
+                '(e.g. base_url="http://localhost:11434/v1" for Ollama)'
+            )
+        super().__init__(options)
+
+    def api_key(self) -> str:
+        """`api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else the placeholder."""
+        return self.options.api_key or env_key(self.api_key_env) or PLACEHOLDER_KEY

@@ -1,0 +1,251 @@
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+
+from llmrelay import errors
+from llmrelay._envelope import Usage
+from llmrelay._types import Message, NativeCall, RawResponse, Request
+from llmrelay.adapters import ProviderOptions, adapter_class
+from llmrelay.adapters.openai_compatible import OpenAICompatibleAdapter
+from llmrelay.testing import mock_http
+
+from .openai_bodies import (
+    CEREBRAS_TOOL_CALL,
+    FAKE_KEY,
+    GEMINI_COMPAT_NO_ID,
+    AnswerCase,
+    BodyCase,
+    ErrorCase,
+    Flavour,
+    assert_no_key,
+    body_cases,
+    check_error,
+    clean_environment,
+    run,
+    sent,
+    serve,
+    without_body,
+)
+
+BASE_URL = "http://localhost:11434/v1"
+URL = f"{BASE_URL}/chat/completions"
+MODEL = "qwen3:8b"
+HELLO = Request(MODEL, (Message("user", "Hello"),), "text")
+TEXT = {"model": MODEL, "choices": [{"message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    clean_environment(monkeypatch)
+
+
+@pytest.fixture(params=["sync", "async"])
+def how(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def adapter(**options: Any) -> OpenAICompatibleAdapter:
+    return OpenAICompatibleAdapter(ProviderOptions(**{"base_url": BASE_URL, **options}))
+
+
+def test_registered_under_its_provider_id() -> None:
+    assert adapter_class("openai-compatible") is OpenAICompatibleAdapter
+
+
+def test_base_url_is_required() -> None:
+    with pytest.raises(errors.ConfigError, match="base_url"):
+        OpenAICompatibleAdapter(ProviderOptions(api_key=FAKE_KEY))
+
+
+# --- what is sent ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", body_cases(Flavour(MODEL)), ids=lambda c: c.id)
+def test_request_body(case: BodyCase, how: str) -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=TEXT)
+        run(adapter(), case.request, how)
+        assert sent(router) == case.body
+
+
+@pytest.mark.parametrize(
+    ("api_key", "environment", "sent_key"),
+    [
+        (FAKE_KEY, {}, FAKE_KEY),
+        (None, {"OPENAI_COMPATIBLE_API_KEY": FAKE_KEY}, FAKE_KEY),
+        (None, {}, "not-needed"),
+        # An OpenAI key is never sent to another host.
+        (None, {"OPENAI_API_KEY": "sk-an-openai-key-that-must-stay-home"}, "not-needed"),
+    ],
+    ids=["given", "from OPENAI_COMPATIBLE_API_KEY", "placeholder", "never OPENAI_API_KEY"],
+)
+def test_the_key(
+    api_key: str | None, environment: dict[str, str], sent_key: str, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=TEXT)
+        run(adapter(api_key=api_key), HELLO, how)
+        assert route.calls[0].request.headers["authorization"] == f"Bearer {sent_key}"
+
+
+# --- what comes back ---------------------------------------------------------------------------
+
+ANSWERS = [
+    AnswerCase(
+        "Cerebras: a tool call with a short id",
+        CEREBRAS_TOOL_CALL,
+        RawResponse(
+            "openai-compatible",
+            "qwen-3-coder-480b",
+            "",
+            (NativeCall("final_result", '{"city": "Paris", "country": "France"}', "b8847f144"),),
+            "tool_calls",
+            Usage(364, 33, 397),
+        ),
+    ),
+    AnswerCase(
+        "content as a list of parts: text joined, thinking left out",
+        {
+            "model": "magistral-small",
+            "choices": [
+                {
+                    "message": {
+                        "role": "assistant",
+                        "content": [
+                            {"type": "thinking", "thinking": [{"type": "text", "text": "Easy."}]},
+                            {"type": "text", "text": "The answer "},
+                            {"type": "text", "text": "is 4."},
+                        ],
+                    },
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 9, "completion_tokens": 30},
+        },
+        RawResponse("openai-compatible", "magistral-small", "The answer is 4.", (), "stop", Usage(9, 30, 39)),
+    ),
+    AnswerCase(
+        "vLLM: reasoning_content left out; arguments as an object kept as sent",
+        {
+            "id": "chatcmpl-1",
+            "model": "Qwen/Qwen3-8B",
+            "choices": [
+                {
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "reasoning_content": "I should call the tool.",
+                        "tool_calls": [
+                            {
+                                "id": "chatcmpl-tool-9f",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": {"a": 1}},
+                            }
+                        ],
+                    },
+                    "finish_reason": "tool_calls",
+                }
+            ],
+        },
+        RawResponse(
+            "openai-compatible", "Qwen/Qwen3-8B", "", (NativeCall("f", {"a": 1}, "chatcmpl-tool-9f"),), "tool_calls"
+        ),
+    ),
+    AnswerCase(
+        "no choices at all: an empty answer, the asked model",
+        {"object": "chat.completion", "choices": []},
+        RawResponse("openai-compatible", MODEL),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", ANSWERS, ids=lambda c: c.id)
+def test_answer(case: AnswerCase, how: str) -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=case.body, headers=case.headers)
+        response = run(adapter(), HELLO, how)
+    assert without_body(response) == case.expected
+    assert response.body == case.body
+
+
+def test_a_call_without_an_id_gets_one() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=GEMINI_COMPAT_NO_ID)
+        first, second = adapter().send(HELLO), adapter().send(HELLO)
+    call = first.native_calls[0]
+    assert (call.name, call.arguments) == ("get_current_time", "{}")
+    assert call.id is not None and call.id.startswith("call_")
+    assert call.id != second.native_calls[0].id
+    assert first.usage == Usage(35, 12, 109)  # The total as reported: it counts thinking tokens.
+
+
+def test_an_answer_that_is_not_json_is_a_server_error() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, text="<html>captive portal</html>", headers={"content-type": "text/html"})
+        with pytest.raises(errors.ServerError, match="not JSON"):
+            adapter().send(HELLO)
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+ERRORS = [
+    ErrorCase(
+        "Ollama: a model without tools",
+        400,
+        {"error": {"message": "registry.ollama.ai/library/gemma3:4b does not support tools", "type": "api_error"}},
+        errors.UnsupportedFeatureError,
+        code="api_error",
+        feature="native_tools",
+    ),
+    ErrorCase(
+        "Ollama: an error as a string",
+        404,
+        {"error": "model 'qwen3:8b' not found, try pulling it first"},
+        errors.NotFoundError,
+        code=None,
+    ),
+    ErrorCase(
+        "vLLM: tool choice needs a server flag",
+        400,
+        {
+            "object": "error",
+            "message": '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        },
+        errors.UnsupportedFeatureError,
+        code=None,
+        feature="native_tools",
+    ),
+    ErrorCase(
+        "llama.cpp: tools need --jinja, said with a 500",
+        500,
+        {"error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}},
+        errors.UnsupportedFeatureError,
+        code="500",
+        feature="native_tools",
+    ),
+    ErrorCase("a 503 in plain text", 503, "Service Unavailable", errors.OverloadedError, code=None),
+    ErrorCase("an empty 500", 500, "", errors.ServerError, code=None),
+]
+
+
+@pytest.mark.parametrize("case", ERRORS, ids=lambda c: c.id)
+def test_error(case: ErrorCase, how: str) -> None:
+    with mock_http() as router:
+        serve(router.post(URL), case)
+        with pytest.raises(errors.ProviderError) as info:
+            run(adapter(api_key=FAKE_KEY), HELLO, how)
+        assert len(router.calls) == 1  # The SDK's own retries are off.
+    check_error(info.value, case, provider="openai-compatible", model=MODEL, cause=openai.APIStatusError)
+    assert info.value.message
+
+
+def test_the_adapter_repr_hides_the_key() -> None:
+    assert_no_key(repr(adapter(api_key=FAKE_KEY)))
