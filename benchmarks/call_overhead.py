@@ -59,7 +59,7 @@ ANTHROPIC_ANSWER = {
     "id": "msg_1",
     "type": "message",
     "role": "assistant",
-    "model": "claude-sonnet-4-5-20250929",
+    "model": "claude-sonnet-4-6-20250929",
     "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}],
     "stop_reason": "tool_use",
     "stop_sequence": None,
@@ -90,10 +90,10 @@ def anthropic_pair() -> tuple[Callable[[], object], Callable[[], object]]:
 
     raw = anthropic.Anthropic(api_key="sk-ant-bench", max_retries=0)
     tool = {"name": WEATHER["name"], "description": WEATHER["description"], "input_schema": WEATHER["parameters"]}
-    client = llmrelay.Client("anthropic:claude-sonnet-4-5", api_key="sk-ant-bench")
+    client = llmrelay.Client("anthropic:claude-sonnet-4-6", api_key="sk-ant-bench")
 
     def sdk() -> object:
-        return raw.messages.create(model="claude-sonnet-4-5", max_tokens=4096, messages=MESSAGES, tools=[tool])  # type: ignore[arg-type, list-item]
+        return raw.messages.create(model="claude-sonnet-4-6", max_tokens=4096, messages=MESSAGES, tools=[tool])  # type: ignore[arg-type, list-item]
 
     return sdk, lambda: client.complete(MESSAGES, tools=[WEATHER])
 

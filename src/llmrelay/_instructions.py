@@ -78,12 +78,16 @@ def _choice_sentence(tool_choice: ToolChoice | None) -> str | None:
 def prepare_messages(request: Request) -> tuple[Message, ...]:
     """The conversation as a non-native mode must send it: instructions added, tool turns as text.
 
-    In native_tools mode, or with no tools, the messages are returned unchanged.
+    In native_tools mode the messages are returned unchanged. Without tools no instructions are
+    added, but earlier tool turns are still written as text: a request without tools cannot
+    carry tool-call turns on most providers.
     """
-    if request.mode == "native_tools" or not request.tools:
+    if request.mode == "native_tools":
         return request.messages
-    text = instructions(request.mode, request.tools, request.tool_choice)
     messages = [_as_text(message) for message in request.messages]
+    if not request.tools:
+        return tuple(messages)
+    text = instructions(request.mode, request.tools, request.tool_choice)
     if messages and messages[0].role == "system":
         messages[0] = Message("system", f"{messages[0].content}\n\n{text}".strip())
     else:
