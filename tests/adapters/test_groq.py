@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import groq
 import httpx
 import pytest
 
+import llmrelay
 from llmrelay import errors
 from llmrelay._envelope import ToolCall, Usage
 from llmrelay._instructions import envelope_schema
@@ -257,3 +259,56 @@ def test_no_answer(failure: type[Exception], error: type[errors.ProviderError], 
 
 def test_the_adapter_repr_hides_the_key() -> None:
     assert_no_key(repr(adapter()))
+
+
+# --- end to end, through llmrelay.Client ---------------------------------------------------------
+
+LOOKUP_TOOL = {
+    "name": "get_something_by_name",
+    "parameters": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "additionalProperties": False,
+    },
+}
+
+
+def test_client_reads_a_call_that_came_with_reasoning() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=GROQ_TOOL_CALL_WITH_REASONING)
+        result = llmrelay.Client("groq:openai/gpt-oss-120b", api_key=FAKE_KEY).complete(
+            "Look up test.", tools=[LOOKUP_TOOL]
+        )
+    assert result.tool_calls == [
+        ToolCall("get_something_by_name", {"name": "test"}, "fc_311ba17b-89f9-48d3-8fd9-7e74a1264855")
+    ]
+    assert (result.content, result.raw, result.needs_more_work) == ("", "", True)
+    assert (result.finish_reason, result.usage, result.mode) == ("tool_calls", Usage(301, 52, 353), "native_tools")
+
+
+async def test_async_client_raises_tool_use_failed_with_the_failed_generation() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(400, json=GROQ_400_TOOL_USE_FAILED)
+        with pytest.raises(errors.BadRequestError) as info:
+            await llmrelay.AsyncClient("groq:openai/gpt-oss-120b", api_key=FAKE_KEY).complete(
+                "Look up test.", tools=[LOOKUP_TOOL]
+            )
+    assert type(info.value) is errors.BadRequestError  # Not a refused feature: nothing is learned.
+    assert info.value.code == "tool_use_failed"
+    assert '"foo": "bar"' in info.value.body["error"]["failed_generation"]
+
+
+def test_client_json_object_for_a_model_without_json_schema() -> None:
+    envelope = {"content": "", "toolCalls": [{"name": "get_something_by_name", "arguments": {"name": "x"}}]}
+    answer = {**GROQ_TEXT, "choices": [{"message": {"content": json.dumps(envelope)}, "finish_reason": "stop"}]}
+    with mock_http() as router:
+        router.post(URL).respond(200, json=answer)
+        result = llmrelay.Client(f"groq:{MODEL}", api_key=FAKE_KEY, mode="json_object").complete(
+            "Look up x.", tools=[LOOKUP_TOOL]
+        )
+        body = sent(router)
+    assert body["response_format"] == {"type": "json_object"}
+    assert "JSON" in body["messages"][0]["content"]
+    assert result.tool_calls == [ToolCall("get_something_by_name", {"name": "x"})]
+    assert (result.mode, result.finish_reason, result.usage) == ("json_object", "tool_calls", Usage(48, 8, 56))

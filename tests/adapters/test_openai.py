@@ -1,16 +1,19 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import openai
 import pytest
 
+import llmrelay
 from llmrelay import errors
-from llmrelay._envelope import Usage
+from llmrelay._envelope import ToolCall, Usage
 from llmrelay._types import Message, NativeCall, RawResponse, Request
 from llmrelay.adapters import ProviderOptions, adapter_class
 from llmrelay.adapters.openai import OpenAIAdapter
+from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
 
 from .openai_bodies import (
@@ -281,3 +284,101 @@ def test_no_answer(failure: type[Exception], error: type[errors.ProviderError], 
 def test_the_adapter_repr_hides_the_key() -> None:
     assert_no_key(repr(adapter()))
     assert "***" in repr(adapter())
+
+
+# --- end to end, through llmrelay.Client ---------------------------------------------------------
+
+WEATHER_TOOL = {
+    "name": "get_weather",
+    "description": "Current weather for a location.",
+    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]},
+}
+TOKYO = [{"role": "user", "content": "What is the weather in Tokyo?"}]
+CALL_ID = "call_x9KzZUT3UYazEUJiRmE0PvaU"
+
+
+def client(**options: Any) -> llmrelay.Client:
+    return llmrelay.Client("openai:gpt-4o-mini", api_key=FAKE_KEY, learner=CapabilityLearner(), **options)
+
+
+def test_client_native_call_then_its_result_round_trips() -> None:
+    with mock_http() as router:
+        router.post(URL).side_effect = [
+            httpx.Response(200, json=OPENAI_TOOL_CALL),  # respx serves httpx responses to either stack
+            httpx.Response(200, json=OPENAI_TEXT),
+        ]
+        first = client().complete(TOKYO, tools=[WEATHER_TOOL])
+        assert first.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"}, CALL_ID)]
+        assert (first.content, first.needs_more_work, first.mode) == ("", True, "native_tools")
+        assert (first.finish_reason, first.provider_finish_reason) == ("tool_calls", "tool_calls")
+        assert (first.provider, first.model, first.usage) == ("openai", "gpt-4.1-2025-04-14", Usage(1187, 14, 1201))
+
+        answered = {"role": "tool", "tool_call_id": CALL_ID, "content": "Sunny, 22C"}
+        second = client().complete([*TOKYO, first, answered], tools=[WEATHER_TOOL], tool_choice="get_weather")
+        body = sent(router, 1)
+    assert body["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": CALL_ID,
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"location": "Tokyo"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": CALL_ID, "content": "Sunny, 22C"},
+    ]
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert (second.content, second.tool_calls, second.finish_reason) == ("The capital of France is Paris.", [], "stop")
+
+
+async def test_async_client_json_schema_reads_the_envelope() -> None:
+    envelope = {"content": "Checking.", "toolCalls": [{"name": "get_weather", "arguments": '{"location": "Tokyo"}'}]}
+    answer = {
+        **OPENAI_JSON_SCHEMA,
+        "choices": [{"message": {"content": json.dumps(envelope)}, "finish_reason": "stop"}],
+    }
+    with mock_http() as router:
+        router.post(URL).respond(200, json=answer)
+        result = await llmrelay.AsyncClient("openai:gpt-4o-mini", api_key=FAKE_KEY, mode="json_schema").complete(
+            TOKYO, tools=[WEATHER_TOOL]
+        )
+        body = sent(router)
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["strict"] is True
+    assert "tools" not in body
+    assert result.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"})]
+    assert (result.content, result.needs_more_work, result.mode) == ("Checking.", True, "json_schema")
+    assert (result.finish_reason, result.usage) == ("tool_calls", Usage(94, 11, 105))
+
+
+def test_client_reads_calls_written_as_text() -> None:
+    text = 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"location": "Tokyo"}}\n</tool_call>'
+    answer = {**OPENAI_TEXT, "choices": [{"message": {"content": text}, "finish_reason": "stop"}]}
+    with mock_http() as router:
+        router.post(URL).respond(200, json=answer)
+        result = client(mode="text").complete(TOKYO, tools=[WEATHER_TOOL])
+    assert result.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"})]
+    assert (result.content, result.finish_reason, result.provider_finish_reason) == (
+        "Let me check.",
+        "tool_calls",
+        "stop",
+    )
+
+
+def test_client_learns_a_refused_mode_and_stops_asking_for_it() -> None:
+    learning = client()
+    with mock_http() as router:
+        router.post(URL).side_effect = [
+            httpx.Response(404, json=OPENAI_404_TOOLS),
+            httpx.Response(200, json=OPENAI_JSON_SCHEMA),
+        ]
+        with pytest.raises(errors.UnsupportedFeatureError) as info:
+            learning.complete(TOKYO, tools=[WEATHER_TOOL])
+        assert info.value.feature == "native_tools"
+        learning.complete(TOKYO, tools=[WEATHER_TOOL])
+        assert "tools" in sent(router, 0)
+        assert "tools" not in sent(router, 1)
+        assert sent(router, 1)["response_format"]["type"] == "json_schema"

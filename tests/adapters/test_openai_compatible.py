@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import openai
 import pytest
 
+import llmrelay
 from llmrelay import errors
 from llmrelay._envelope import Usage
 from llmrelay._types import Message, NativeCall, RawResponse, Request
@@ -249,3 +251,44 @@ def test_error(case: ErrorCase, how: str) -> None:
 
 def test_the_adapter_repr_hides_the_key() -> None:
     assert_no_key(repr(adapter(api_key=FAKE_KEY)))
+
+
+# --- end to end, through llmrelay.Client ---------------------------------------------------------
+
+TIME_TOOL = {"name": "get_current_time", "parameters": {"type": "object", "properties": {}}}
+
+
+def test_client_gives_an_id_to_a_call_sent_without_one_and_pairs_the_result_with_it() -> None:
+    ollama = llmrelay.Client(f"openai-compatible:{MODEL}", base_url=BASE_URL)
+    with mock_http() as router:
+        router.post(URL).side_effect = [
+            httpx.Response(200, json=GEMINI_COMPAT_NO_ID),
+            httpx.Response(200, json=TEXT),
+        ]
+        first = ollama.complete("What time is it?", tools=[TIME_TOOL])
+        [call] = first.tool_calls
+        assert (call.name, call.arguments, first.finish_reason) == ("get_current_time", {}, "tool_calls")
+        assert call.id
+        result = {"role": "tool", "tool_call_id": call.id, "content": "Noon"}
+        second = ollama.complete([{"role": "user", "content": "What time is it?"}, first, result], tools=[TIME_TOOL])
+        body = sent(router, 1)
+    assert body["messages"][1]["tool_calls"][0]["id"] == body["messages"][2]["tool_call_id"] == call.id
+    assert (second.content, second.finish_reason) == ("Hi.", "stop")
+
+
+async def test_async_client_reads_special_tokens_a_server_left_in_the_text() -> None:
+    text = '<|python_tag|>{"name": "get_current_time", "parameters": {}}'
+    answer = {"model": "llama3.1:8b", "choices": [{"message": {"content": text}, "finish_reason": "stop"}]}
+    with mock_http() as router:
+        router.post(URL).respond(200, json=answer)
+        result = await llmrelay.AsyncClient("openai-compatible:llama3.1:8b", base_url=BASE_URL).complete(
+            "What time is it?", tools=[TIME_TOOL]
+        )
+    assert [(c.name, c.arguments) for c in result.tool_calls] == [("get_current_time", {})]
+    assert (result.content, result.mode, result.model) == ("", "native_tools", "llama3.1:8b")
+    assert (result.finish_reason, result.provider_finish_reason) == ("tool_calls", "stop")
+
+
+def test_client_without_base_url_is_a_config_error() -> None:
+    with pytest.raises(errors.ConfigError, match="base_url"):
+        llmrelay.Client(f"openai-compatible:{MODEL}")

@@ -5,8 +5,9 @@ from typing import Any
 import openai
 import pytest
 
+import llmrelay
 from llmrelay import errors
-from llmrelay._envelope import Usage
+from llmrelay._envelope import ToolCall, Usage
 from llmrelay._types import Message, NativeCall, RawResponse, Request
 from llmrelay.adapters import ProviderOptions, adapter_class
 from llmrelay.adapters.openrouter import OpenRouterAdapter
@@ -254,3 +255,51 @@ def test_an_error_inside_a_200_is_raised_as_the_error_it_describes(
 
 def test_the_adapter_repr_hides_the_key() -> None:
     assert_no_key(repr(adapter()))
+
+
+# --- end to end, through llmrelay.Client ---------------------------------------------------------
+
+DIVIDE_TOOL = {
+    "name": "divide",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "numerator": {"type": "number"},
+            "denominator": {"type": "number"},
+            "on_inf": {"type": "string"},
+        },
+        "required": ["numerator", "denominator"],
+    },
+}
+
+
+def test_client_reads_a_native_call_and_sends_routing() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=OPENROUTER_TOOL_CALL)
+        result = llmrelay.Client("openrouter:mistralai/mistral-small", api_key=FAKE_KEY).complete(
+            "What is 123 / 456?", tools=[DIVIDE_TOOL]
+        )
+        body = sent(router)
+    assert body["provider"] == {"require_parameters": True}
+    assert result.tool_calls == [
+        ToolCall("divide", {"numerator": 123, "denominator": 456, "on_inf": "infinity"}, "3sniiMddS")
+    ]
+    assert (result.content, result.finish_reason, result.usage) == ("", "tool_calls", Usage(134, 43, 177))
+
+
+async def test_async_client_reads_an_answer_after_blank_lines() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, text=OPENROUTER_LEADING_WHITESPACE, headers={"content-type": "application/json"})
+        result = await llmrelay.AsyncClient("openrouter:deepseek/deepseek-r1", api_key=FAKE_KEY).complete(
+            "What is the capital of France?"
+        )
+    assert result.content.startswith("The capital of France is **Paris**.")
+    assert (result.tool_calls, result.mode, result.usage) == ([], "text", Usage(10, 261, 271))
+    assert (result.finish_reason, result.provider_finish_reason) == (None, None)  # None was sent.
+
+
+def test_client_raises_an_error_sent_inside_a_200() -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=OPENROUTER_429)
+        with pytest.raises(errors.RateLimitError, match="temporarily rate-limited upstream"):
+            llmrelay.Client("openrouter:google/gemini-2.0-flash-exp:free", api_key=FAKE_KEY).complete("A joke?")
