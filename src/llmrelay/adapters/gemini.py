@@ -1,0 +1,361 @@
+"""Gemini: the Gemini Developer API (`v1beta/models/{model}:generateContent`) through google-genai.
+
+What each mode sends (the JSON as the SDK writes it; the API reads snake or camel case):
+
+```
+native_tools  {"contents": [...], "systemInstruction": {"parts": [{"text": "..."}]},
+               "tools": [{"functionDeclarations": [{"name", "description", "parameters_json_schema"}]}],
+               "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["f"]}}}
+json_schema   "generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": {...}}
+json_object   "generationConfig": {"responseMimeType": "application/json"}
+text          neither; the instructions are in systemInstruction (Gemma: in the first user turn)
+```
+
+Tools keep their full JSON schema (`parametersJsonSchema`), not the OpenAPI subset of `parameters`.
+`max_tokens` is sent as `maxOutputTokens`, `stop` as `stopSequences`; every other param must be a
+`GenerateContentConfig` field (temperature, top_p, seed, thinking_config, safety_settings...).
+
+A conversation becomes `contents`: user turns are role "user"; an assistant turn is role "model"
+with a text part and one `functionCall` part per call (`{"id", "name", "args"}`); the results that
+follow are one role "user" turn of `functionResponse` parts (`{"id", "name", "response": {...}}`).
+`response` must be an object: a result that is a JSON object is sent as it is, anything else as
+`{"output": text}`, the key the API's FunctionResponse documentation names. Gemini 2.x answers
+without call ids, so ids are made up (`new_call_id`) and sent back with the calls and results; the
+API accepts ids it did not make (recorded: pydantic-ai's `pyd_ai_...` ids on gemini-2.0-flash,
+llm-gemini's `call_...` ids on gemini-2.5-flash, both answered 200).
+
+Thought signatures: Gemini 3 puts an opaque `thoughtSignature` on the first `functionCall` part of
+a step and answers 400 when the call comes back without it. llmrelay's `ToolCall` has no field for
+it, so the adapter remembers each signature by call id and puts it back when that call is sent
+again; a call it has no signature for (from another provider, another process) gets the sentinel
+`skip_thought_signature_validator` the thought-signatures guide documents for foreign history, on
+Gemini 3 and later models only (ai.google.dev/gemini-api/docs/thought-signatures; the recorded
+round trip is llm-gemini's `llm-gemini-gzip-stream-thought-signatures.yaml`).
+
+The SDK's own retries are off: `HttpRetryOptions(attempts=1)` (google-genai retries 408, 429 and
+5xx up to five times when `retry_options` comes without `attempts`, and async aiohttp connection
+errors once when no `retry_options` is given). `HttpOptions.timeout` is in milliseconds. The API
+version is pinned to v1beta, google-genai 1.x's default (3.4 defaults to v1). The answer is read
+from its JSON as sent (`should_return_http_response`, google-genai 1.33+); errors are mapped in
+`_gemini_errors`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .._envelope import Usage
+from .._instructions import prepare_messages
+from .._messages import new_call_id, portable_id
+from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
+from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ServerError
+from . import ProviderOptions
+
+try:
+    import pydantic
+    from google import genai
+    from google.genai import types
+except ImportError as exc:
+    raise MissingDependencyError(package="google-genai", extra="gemini") from exc
+
+from ._gemini_errors import PROVIDER as _PROVIDER
+from ._gemini_errors import lower, to_error
+
+_ENV_KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # The SDK's order: GOOGLE_API_KEY wins.
+_ID = re.compile(r"[A-Za-z0-9_.:\-]+")
+"""Ids sent back as they came when they look like this; Gemini documents no rule, we keep ids tame."""
+_FOREIGN_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
+"""Bytes the SDK writes as the documented sentinel string (it base64-encodes `thought_signature`)."""
+_SIGNATURES_KEPT = 4096
+_RENAMED = {"max_tokens": "max_output_tokens", "max_completion_tokens": "max_output_tokens", "stop": "stop_sequences"}
+_CHOICE_MODES = {
+    "auto": types.FunctionCallingConfigMode.AUTO,
+    "none": types.FunctionCallingConfigMode.NONE,
+    "required": types.FunctionCallingConfigMode.ANY,  # ANY: at least one call, of any tool.
+}
+_Turn = tuple[str, list[types.Part]]
+"""A turn of `contents` while it is built: its role and its parts."""
+
+
+class GeminiAdapter:
+    """Calls Gemini through `google.genai.Client` (the Developer API, never Vertex AI)."""
+
+    provider: ClassVar[str] = _PROVIDER
+
+    def __init__(self, options: ProviderOptions) -> None:
+        self.options = options
+        self._client: genai.Client | None = None
+        self._signatures: dict[str, str] = {}  # call id -> Gemini's thoughtSignature (base64)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"GeminiAdapter({self.options!r})"
+
+    def send(self, request: Request) -> RawResponse:
+        """Make the call and return Gemini's answer, or raise a `ProviderError`."""
+        contents, config = self._request(request)
+        try:
+            response = self._sdk().models.generate_content(model=request.model, contents=contents, config=config)
+        except Exception as exc:
+            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+                raise
+            raise error from exc
+        return self._raw(response, request.model)
+
+    async def asend(self, request: Request) -> RawResponse:
+        """The same, without blocking the event loop."""
+        contents, config = self._request(request)
+        try:
+            response = await self._sdk().aio.models.generate_content(
+                model=request.model, contents=contents, config=config
+            )
+        except Exception as exc:
+            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+                raise
+            raise error from exc
+        return self._raw(response, request.model)
+
+    # --- the client ---------------------------------------------------------------------------
+
+    def _sdk(self) -> genai.Client:
+        if self._client is None:
+            if not (self.options.api_key or _env_key()):
+                raise AuthenticationError(
+                    "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
+                )
+            # vertexai=False: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch APIs.
+            self._client = genai.Client(api_key=self.options.api_key, vertexai=False, http_options=self._http())
+        return self._client
+
+    def _http(self) -> types.HttpOptions:
+        timeout = self.options.timeout
+        return types.HttpOptions(
+            api_version="v1beta",
+            base_url=self.options.base_url,
+            headers=dict(self.options.headers) or None,
+            timeout=None if timeout is None else max(1, round(timeout * 1000)),
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
+
+    # --- the request --------------------------------------------------------------------------
+
+    def _request(self, request: Request) -> tuple[list[types.Content], types.GenerateContentConfig]:
+        native = request.mode == "native_tools"
+        messages = request.messages if native else prepare_messages(request)
+        system, turns = self._turns(messages, sentinel=_validates_signatures(request.model))
+        if system and request.model.removeprefix("models/").startswith("gemma-"):
+            # Gemma on the Gemini API: "Developer instruction is not enabled for models/gemma-3-27b-it".
+            # Its chat template puts the system prompt at the start of the first user turn; so do we.
+            turns, system = _fold_system(system, turns), []
+        fields = {
+            **_generation_fields(request.params),
+            # Declarations only: the SDK must never run a tool itself.
+            "automatic_function_calling": types.AutomaticFunctionCallingConfig(disable=True),
+            "should_return_http_response": True,  # The answer's JSON as sent, read in `_raw` (1.33+).
+            **_output_fields(request),
+        }
+        if system:
+            fields["system_instruction"] = types.Content(parts=[types.Part(text=text) for text in system])
+        try:
+            config = types.GenerateContentConfig(**fields)
+        except pydantic.ValidationError as exc:
+            raise ConfigError(f"gemini: these request parameters are not valid: {exc}") from exc
+        return [types.Content(role=role, parts=parts) for role, parts in turns], config
+
+    def _turns(self, messages: Sequence[Message], *, sentinel: bool) -> tuple[list[str], list[_Turn]]:
+        """The system texts, and (role, parts) for each turn of `contents`."""
+        system: list[str] = []
+        turns: list[_Turn] = []
+        names: dict[str, str] = {}  # call id -> tool name, for results that do not say it
+        previous: str | None = None
+        for message in messages:
+            if message.role == "system":
+                system.append(message.content)
+                continue
+            if message.role == "tool":
+                if previous != "tool":  # Consecutive results answer one step: one turn.
+                    turns.append(("user", []))
+                turns[-1][1].append(_result_part(message, names))
+            else:
+                parts = [types.Part(text=message.content)] if message.content else []
+                if message.role == "assistant":
+                    parts += self._call_parts(message, names, sentinel=sentinel)
+                if parts:  # Gemini refuses a turn with no parts; an empty turn says nothing anyway.
+                    turns.append(("model" if message.role == "assistant" else "user", parts))
+            previous = message.role
+        return system, turns
+
+    def _call_parts(self, message: Message, names: dict[str, str], *, sentinel: bool) -> list[types.Part]:
+        parts = []
+        for call in message.tool_calls:
+            if call.id:
+                names[call.id] = call.name
+            function_call = types.FunctionCall(id=_gemini_id(call.id), name=call.name, args=dict(call.arguments))
+            parts.append(types.Part(function_call=function_call, thought_signature=self._recall(call.id)))
+        if sentinel and parts and not any(part.thought_signature for part in parts):
+            parts[0].thought_signature = _FOREIGN_SIGNATURE  # Only a step's first call carries one.
+        return parts
+
+    # --- thought signatures -------------------------------------------------------------------
+
+    def _remember(self, call_id: str, signature: str) -> None:
+        with self._lock:
+            self._signatures[call_id] = signature
+            if len(self._signatures) > _SIGNATURES_KEPT:
+                del self._signatures[next(iter(self._signatures))]  # The oldest.
+
+    def _recall(self, call_id: str | None) -> bytes | None:
+        signature = self._signatures.get(call_id) if call_id else None
+        return None if signature is None else _signature_bytes(signature)
+
+    # --- the response -------------------------------------------------------------------------
+
+    def _raw(self, response: types.GenerateContentResponse, model: str) -> RawResponse:
+        """Read the answer's JSON as Gemini sent it (the SDK's model of it drops fields it does not know)."""
+        http = response.sdk_http_response
+        headers = lower(http.headers if http is not None else None)
+        try:
+            body = json.loads(http.body or "{}") if http is not None else {}
+        except ValueError as exc:
+            raise ServerError("the answer is not JSON", provider=_PROVIDER, model=model, headers=headers) from exc
+        candidate = _first(body.get("candidates"))
+        texts: list[str] = []
+        calls: list[NativeCall] = []
+        for part in _items(_mapping(candidate.get("content")).get("parts")):
+            if isinstance(function_call := part.get("functionCall"), Mapping):
+                calls.append(self._native_call(function_call, part.get("thoughtSignature")))
+            elif isinstance(text := part.get("text"), str) and not part.get("thought"):
+                texts.append(text)
+        blocked = _mapping(body.get("promptFeedback")).get("blockReason")  # No candidate: the prompt was.
+        return RawResponse(
+            provider=_PROVIDER,
+            model=str(body.get("modelVersion") or model),
+            text="".join(texts),
+            native_calls=tuple(calls),
+            finish_reason=_text_or_none(candidate.get("finishReason") or blocked),
+            usage=_usage(_mapping(body.get("usageMetadata"))),
+            request_id=headers.get("x-request-id") or _text_or_none(body.get("responseId")),  # No header sent.
+            body=body,
+        )
+
+    def _native_call(self, call: Mapping[str, Any], signature: Any) -> NativeCall:
+        call_id = str(call.get("id") or new_call_id())  # Gemini 2.x sends none.
+        if isinstance(signature, str) and signature:
+            self._remember(call_id, signature)
+        arguments = call.get("args")
+        return NativeCall(str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id)
+
+
+def _env_key() -> str | None:
+    return next((value for name in _ENV_KEYS if (value := os.environ.get(name))), None)
+
+
+def _validates_signatures(model: str) -> bool:
+    """Gemini 3 and later (and the `-latest` aliases, which now name them) refuse unsigned calls."""
+    name = model.removeprefix("models/")
+    return name.startswith("gemini-") and not name.startswith(("gemini-1", "gemini-2"))
+
+
+def _gemini_id(call_id: str | None) -> str | None:
+    return None if call_id is None else portable_id(call_id, pattern=_ID, max_length=128)
+
+
+def _result_part(message: Message, names: Mapping[str, str]) -> types.Part:
+    name = message.name or names.get(message.tool_call_id or "")
+    if not name:
+        raise ConfigError(
+            f"the tool result for call {message.tool_call_id!r} names no tool, and no earlier call has that "
+            "id: Gemini needs the tool's name (set `name` on the tool message)"
+        )
+    response = types.FunctionResponse(
+        id=_gemini_id(message.tool_call_id), name=name, response=_response_object(message.content)
+    )
+    return types.Part(function_response=response)
+
+
+def _response_object(content: str) -> dict[str, Any]:
+    try:
+        value = json.loads(content)
+    except ValueError:
+        value = None
+    return value if isinstance(value, dict) else {"output": content}
+
+
+def _fold_system(system: list[str], turns: list[_Turn]) -> list[_Turn]:
+    if turns and turns[0][0] == "user":
+        return [("user", [types.Part(text="\n\n".join(system)), *turns[0][1]]), *turns[1:]]
+    return [("user", [types.Part(text="\n\n".join(system))]), *turns]
+
+
+def _output_fields(request: Request) -> dict[str, Any]:
+    """Tools and tool_config for native_tools; the JSON output settings for json_schema and json_object."""
+    if request.mode == "native_tools" and request.tools:
+        declarations = [
+            types.FunctionDeclaration(
+                name=tool.name, description=tool.description or None, parameters_json_schema=dict(tool.parameters)
+            )
+            for tool in request.tools
+        ]
+        fields: dict[str, Any] = {"tools": [types.Tool(function_declarations=declarations)]}
+        if request.tool_choice is not None:
+            fields["tool_config"] = _tool_config(request.tool_choice)
+        return fields
+    if request.mode not in ("json_schema", "json_object"):
+        return {}
+    fields = {"response_mime_type": "application/json"}
+    if request.mode == "json_schema" and request.response_schema is not None:
+        fields["response_json_schema"] = dict(request.response_schema)
+    return fields
+
+
+def _tool_config(choice: ToolChoice) -> types.ToolConfig:
+    if isinstance(choice, NamedTool):
+        config = types.FunctionCallingConfig(
+            mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=[choice.name]
+        )
+    else:
+        config = types.FunctionCallingConfig(mode=_CHOICE_MODES[choice])
+    return types.ToolConfig(function_calling_config=config)
+
+
+def _generation_fields(params: Mapping[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for key, value in params.items():
+        name = _RENAMED.get(key, key)
+        fields[name] = [value] if name == "stop_sequences" and isinstance(value, str) else value
+    return fields
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _first(value: Any) -> Mapping[str, Any]:
+    return _mapping(value[0]) if isinstance(value, list) and value else {}
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
+
+
+def _usage(metadata: Mapping[str, Any]) -> Usage:
+    prompt = int(metadata.get("promptTokenCount") or 0)
+    # Thinking tokens are billed as output and counted in the total, but not in candidates.
+    output = int(metadata.get("candidatesTokenCount") or 0) + int(metadata.get("thoughtsTokenCount") or 0)
+    return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output))
+
+
+def _signature_bytes(signature: str) -> bytes:
+    """The bytes of a base64 signature, either alphabet (Gemini sends "+/"; the SDK writes "-_")."""
+    text = signature.replace("+", "-").replace("/", "_")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
