@@ -165,7 +165,9 @@ class GeminiAdapter:
         try:
             config = types.GenerateContentConfig(**fields)
         except pydantic.ValidationError as exc:
-            raise ConfigError(f"gemini: these request parameters are not valid: {exc}") from exc
+            # Also what google-genai before 1.33 says about should_return_http_response: name the version.
+            message = f"gemini: invalid request parameters for google-genai {genai.__version__}: {exc}"
+            raise ConfigError(message) from exc
         return [types.Content(role=role, parts=parts) for role, parts in turns], config
 
     def _turns(self, messages: Sequence[Message], *, sentinel: bool) -> tuple[list[str], list[_Turn]]:
