@@ -7,6 +7,7 @@ an OpenAI/Gemini/Anthropic wire object, seed 003's action contract, or just data
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any, TypeGuard
@@ -151,6 +152,49 @@ def _read_id(obj: dict[str, Any]) -> str | None:
     return None
 
 
+def decode_json(body: str, where: str) -> object:
+    """`body` decoded leniently, or the `RejectedCall` that says why it cannot be.
+
+    Args:
+        body: JSON written where the format puts a call.
+        where: where it was written, as words that follow "the JSON" in a reason: "after
+            [TOOL_CALLS]", "in the action block".
+    """
+    try:
+        return loads_lenient(body)
+    except TruncatedJSONError as exc:
+        return RejectedCall(None, body, f"the JSON {where} was cut off before its end ({exc})", "truncated")
+    except (LenientJSONError, RecursionError) as exc:
+        return RejectedCall(None, body, f"the text {where} is not readable JSON ({exc})", "malformed")
+
+
+def calls_in(value: object, where: str) -> list[CallReading]:
+    """The calls in a decoded call object, or in an array of them; an item that is none is malformed.
+
+    `where` is as for `decode_json`. The value was written where the format puts calls, so it
+    is read as explicit, and a value that is not a call is reported rather than ignored. An
+    array's items share one reason, without a preview: a hostile array holds 500k of them.
+    """
+    if isinstance(value, list):
+        reason = f"an item of the JSON array {where} is not a tool call (no tool name)"
+        return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in value]
+    reading = read_call(value, explicit=True)
+    if reading is None:
+        reason = f"the JSON {where} is not a tool call (no tool name): {_preview(value)}"
+        reading = RejectedCall(None, value, reason, "malformed")
+    return [reading]
+
+
+def read_json_calls(body: str, where: str) -> list[CallReading]:
+    """The calls written as JSON in `body`: one call object or an array of them (see `calls_in`).
+
+    JSON that cannot be read is one rejection: "truncated" when it stops before its end,
+    "malformed" otherwise. `where` names the construct in the reasons (see `decode_json`).
+    """
+    value = decode_json(body, where)
+    return [value] if isinstance(value, RejectedCall) else calls_in(value, where)
+
+
 def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed | None:
     """Say what a decoded JSON value means as a model answer, or None if it is only data.
 
@@ -274,5 +318,9 @@ def _join_text(*parts: str) -> str:
 
 
 def _preview(value: object, limit: int = 80) -> str:
-    shown = repr(value)
+    """The start of a decoded value, written as JSON again, for a reason."""
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # Not JSON data after all, or nested too deeply.
+        shown = type(value).__name__
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."

@@ -33,8 +33,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans
 from .._types import Candidate, Parsed
@@ -82,7 +81,7 @@ def _parse_blocks(text: str) -> Parsed | None:
             readings.append(_too_many())
             break
         end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
-        readings.extend(_read_json(after[start:end], "the action block"))
+        readings.extend(read_json_calls(after[start:end], "in the action block"))
         kept.append(after[end:])  # Text after the list when <|END_ACTION|> is missing.
     if not readings:
         return None  # An answer without a call comes back whole, tokens included.
@@ -133,10 +132,10 @@ def _read_action(text: str, position: int) -> tuple[list[CallReading], int] | No
         body, end = segment[:length], position + length
     else:
         return None
-    value = _decode(body.strip(), "the list after Action:")
+    value = decode_json(body.strip(), "after Action:")
     if isinstance(value, RejectedCall):
         return [value], end
-    readings = _calls_in(value, "the list after Action:")
+    readings = calls_in(value, "after Action:")
     if not any(isinstance(r, Candidate) or r.name for r in readings):
         return None  # JSON, but no call in it: another agent format's `Action:`.
     return readings, end
@@ -146,28 +145,6 @@ def _skip(pattern: re.Pattern[str], text: str, position: int) -> int:
     """Where `pattern` (which may match nothing) stops matching from `position`."""
     match = pattern.match(text, position)
     return match.end() if match else position
-
-
-def _decode(body: str, where: str) -> object:
-    """The JSON value of `body`, or the rejection that says why it has none."""
-    try:
-        return loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return RejectedCall(None, body, f"{where} was cut off ({exc})", "truncated")
-    except LenientJSONError as exc:
-        return RejectedCall(None, body, f"{where} is not readable JSON ({exc})", "malformed")
-
-
-def _calls_in(value: object, where: str) -> list[CallReading]:
-    """A list of calls (or one call object); an item that is no call is malformed."""
-    reason = f"an item of {where} is not a tool call (no tool name)"
-    items = value if isinstance(value, list) else [value]
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
-
-
-def _read_json(body: str, where: str) -> list[CallReading]:
-    value = _decode(body, where)
-    return [value] if isinstance(value, RejectedCall) else _calls_in(value, where)
 
 
 def _too_many() -> RejectedCall:

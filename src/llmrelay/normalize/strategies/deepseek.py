@@ -28,8 +28,7 @@ import re
 from functools import lru_cache
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, call_from_parts, is_tool_name, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._types import Candidate, Parsed
 
 _SEPARATOR = r"(?:[▁_ ]|\\_)"
@@ -119,7 +118,7 @@ def _read_call(pieces: list[str], *, closed: bool) -> list[CallReading] | None:
     if len(pieces) == 1:
         body = pieces[0].strip()
         if body.startswith("{"):
-            return _json_call(body)
+            return read_json_calls(body, "in the DeepSeek tool call")  # Some fine-tunes write a whole call.
         if not closed:
             return None  # "the <｜tool▁call▁begin｜> token starts a call" is prose.
         return [RejectedCall(None, body, "a DeepSeek tool call without <｜tool▁sep｜> and no JSON call", "malformed")]
@@ -147,18 +146,6 @@ def _unfence(arguments: str) -> str:
         info, newline, body = text[3:].partition("\n")
         text = body if newline else info.removeprefix("json")
     return text.removesuffix("```").strip()
-
-
-def _json_call(body: str) -> list[CallReading]:
-    """A whole JSON call object between the tokens (some fine-tunes write one)."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the DeepSeek tool call was cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the DeepSeek tool call is not readable JSON ({exc})", "malformed")]
-    reading = read_call(value, explicit=True)
-    return [reading or RejectedCall(None, value, "the JSON in the DeepSeek tool call has no tool name", "malformed")]
 
 
 def _too_many() -> RejectedCall:

@@ -122,7 +122,7 @@ def _read_arguments(text: str, name: str, block: TagBlock) -> tuple[list[CallRea
             return [RejectedCall(None, values, reason, "malformed")]
         return [call_from_parts(name, values[0])]
 
-    found = read_json_block(text, block, interpret, _OPENERS)
+    found = read_json_block(text, block, interpret, "of the arguments", _OPENERS)
     if found is None:
         return None
     readings = [named(r, name) if isinstance(r, RejectedCall) and r.name is None else r for r in found[0]]

@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
 
@@ -57,7 +56,7 @@ class GraniteToolCall:
                 readings.append(_too_many())
                 break
             end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
-            readings.extend(_read_json(after[start:end], token))
+            readings.extend(read_json_calls(after[start:end], f"after {token}"))
             kept.append(after[end:])
         if not readings:
             return None
@@ -66,19 +65,6 @@ class GraniteToolCall:
             text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
-
-
-def _read_json(body: str, marker: str) -> list[CallReading]:
-    """One call object, or an array of them."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the call after {marker} was cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the call after {marker} is not readable JSON ({exc})", "malformed")]
-    reason = f"the JSON after {marker} is not a tool call (no tool name)"
-    items = value if isinstance(value, list) else [value]
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
 
 
 def _too_many() -> RejectedCall:

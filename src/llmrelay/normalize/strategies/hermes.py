@@ -27,11 +27,11 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, is_tool_name, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, calls_in, decode_json, is_tool_name
 from .._text import cut_spans
 from .._types import Candidate, Parsed
 
@@ -182,17 +182,11 @@ def to_parsed(
     )
 
 
-def json_readings(values: list[Any]) -> list[CallReading]:
-    """The calls in decoded JSON values: call objects, or arrays of them."""
-    readings: list[CallReading] = []
-    for value in values:
-        for item in value if isinstance(value, list) else [value]:
-            reading = read_call(item, explicit=True)
-            if reading is None:
-                shown = json.dumps(item, ensure_ascii=False)[:80]
-                reading = RejectedCall(None, item, f"not a tool call (no tool name): {shown}", "malformed")
-            readings.append(reading)
-    return readings
+def json_readings(values: list[Any], where: str) -> list[CallReading]:
+    """The calls in decoded JSON values: call objects, or arrays of them (see `calls_in`)."""
+    if len(values) == 1:  # The usual block: one call object or one array.
+        return calls_in(values[0], where)
+    return [reading for value in values for reading in calls_in(value, where)]
 
 
 def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: bool = False) -> Parsed | None:
@@ -207,8 +201,10 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
     spans: list[tuple[int, int]] = []
     readings: list[CallReading] = []
     budget = TagBudget()
+    where = f"in {open_tag}"
+    interpret = partial(json_readings, where=where)
     for block in tag_blocks(text, open_tag, close_tag, r"\[{A-Za-z_" if bare_names else r"\[{", budget):
-        found = read_json_block(text, block)
+        found = read_json_block(text, block, interpret, where)
         if found is None and bare_names:
             found = _read_bare_name(text, block)
         if found is not None:
@@ -218,13 +214,14 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
 
 
 def read_json_block(
-    text: str, block: TagBlock, interpret: Interpret = json_readings, openers: str = "{["
+    text: str, block: TagBlock, interpret: Interpret, where: str, openers: str = "{["
 ) -> tuple[list[CallReading], int] | None:
     """Read a block whose body is JSON: the calls, and where the block's markup ends.
 
     Returns None when the body does not start with one of `openers` (not a JSON call attempt).
     In an unclosed block, prose after complete JSON stays content. `interpret` says what the
-    decoded values mean (by default: call objects, or arrays of them).
+    decoded values mean (`json_readings`: call objects, or arrays of them); `where` names the
+    block in the reasons of rejections (see `decode_json`).
     """
     first = skip_space(text, block.body_start, block.body_end)
     if first == block.body_end or text[first] not in openers:
@@ -233,12 +230,12 @@ def read_json_block(
     values, stop = decode_json_values(body, openers)
     rest = body[stop:].rstrip()
     if not values:
-        return read_lenient(body.rstrip(), interpret), block.end
+        return read_lenient(body.rstrip(), interpret, where), block.end
     if not rest or (block.closed and not rest.strip("}]")):
         return interpret(values), block.end  # Ignores the stray `}` Qwen2.5 sometimes adds.
     if not block.closed and rest[0] not in openers:
         return interpret(values), first + stop  # The block ended with its JSON.
-    return interpret(values) + read_lenient(rest, interpret), block.end
+    return interpret(values) + read_lenient(rest, interpret, where), block.end
 
 
 def decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]:
@@ -258,15 +255,10 @@ def decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]:
     return values, position
 
 
-def read_lenient(body: str, interpret: Interpret = json_readings) -> list[CallReading]:
+def read_lenient(body: str, interpret: Interpret, where: str) -> list[CallReading]:
     """Read a JSON body the strict decoder refused: leniently, or as a rejection saying why not."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the JSON was cut off before its end ({exc})", "truncated")]
-    except (LenientJSONError, RecursionError) as exc:
-        return [RejectedCall(None, body, f"the JSON is not readable ({exc})", "malformed")]
-    return interpret([value])
+    value = decode_json(body, where)
+    return [value] if isinstance(value, RejectedCall) else interpret([value])
 
 
 def named(rejection: RejectedCall, name: str) -> RejectedCall:

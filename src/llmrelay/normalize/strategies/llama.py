@@ -31,8 +31,7 @@ import re
 from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
-from .._calls import CallReading, is_tool_name, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
 
@@ -47,6 +46,8 @@ _JSON_LIST = re.compile(r"\s*\[\s*\{")
 _SPACE = re.compile(r"\s*")
 # The messages of a SyntaxError for source that stops before its end.
 _CUT_OFF = ("was never closed", "unterminated", "unexpected EOF")
+# Where JSON calls are written, for the reasons of rejections.
+_WHERE = "in a Llama tool call"
 # No model writes more calls than this in one answer; past it the input is hostile.
 _MAX_CALLS = 1_000
 
@@ -76,7 +77,7 @@ def _starts_json_sequence(text: str) -> bool:
     end = find_balanced_end(text, start)
     if end is None or not text.startswith(";", _skip_space(text, end)):
         return False
-    first = _read_json(text[start:end])
+    first = read_json_calls(text[start:end], _WHERE)
     return len(first) == 1 and (isinstance(first[0], Candidate) or first[0].name is not None)
 
 
@@ -132,7 +133,7 @@ def _json_sequence(body: str) -> tuple[list[CallReading], str]:
         if count == _MAX_CALLS:
             return [*readings, _too_many()], ""
         end = find_balanced_end(body, position) or len(body)  # Unbalanced: it runs to the end.
-        readings.extend(_read_json(body[position:end]))
+        readings.extend(read_json_calls(body[position:end], _WHERE))
         count += 1
         position = _skip_space(body, end)
         if not body.startswith(";", position):
@@ -144,19 +145,6 @@ def _json_sequence(body: str) -> tuple[list[CallReading], str]:
 def _skip_space(text: str, position: int) -> int:
     match = _SPACE.match(text, position)
     return match.end() if match else position
-
-
-def _read_json(body: str) -> list[CallReading]:
-    """One JSON call, or a list of them."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the Llama tool call was cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the Llama tool call is not readable JSON ({exc})", "malformed")]
-    reason = "the JSON is not a tool call (no tool name)"
-    items = value if isinstance(value, list) else [value]
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
 
 
 def _pythonic_calls(source: str) -> list[CallReading]:

@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, interpret_json, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, decode_json, interpret_json, read_call
 from .._scan import find_balanced_end
 from .._text import cut_spans
 from .._types import Candidate, Parsed
@@ -71,12 +70,10 @@ class ToolCallMarker:
 
 
 def _read_body(body: str, marker: str) -> list[CallReading]:
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the call after {marker} was cut off before its end ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the text after {marker} is not readable JSON ({exc})", "malformed")]
+    """One call, or any shape `interpret_json` knows (an envelope, a list of calls), after the marker."""
+    value = decode_json(body, f"after {marker}")
+    if isinstance(value, RejectedCall):
+        return [value]
     reading = read_call(value, explicit=True)
     if reading is not None:
         return [reading]

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall, RejectionKind
-from .._calls import CallReading, call_from_parts, is_tool_name, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
 
@@ -75,7 +74,7 @@ def _read_body(body: str, *, at_end: bool) -> tuple[list[CallReading], str] | No
     """The calls in the text after one token, and the prose after them; None for a mention."""
     if body.lstrip().startswith(("[", "{")):
         value, rest = _json_prefix(body)
-        return _read_json(value), rest
+        return read_json_calls(value, f"after {_MARKER}"), rest  # v2–v7: an array of calls.
     if "[ARGS]" in body or "[CALL_ID]" in body:
         return _read_v11(body, at_end=at_end)
     if glued := _GLUED.match(body):
@@ -106,19 +105,6 @@ def _json_prefix(text: str) -> tuple[str, str]:
         return text.strip(), ""  # Not JSON at all: the reader reports it.
     end = find_balanced_end(text, start) or len(text)  # Unbalanced: it runs to the end.
     return text[start:end], text[end:]
-
-
-def _read_json(body: str) -> list[CallReading]:
-    """The v2–v7 array of calls (or a single call object)."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the calls after {_MARKER} were cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the calls after {_MARKER} are not readable JSON ({exc})", "malformed")]
-    reason = f"an item after {_MARKER} is not a tool call (no tool name)"
-    items = value if isinstance(value, list) else [value]
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
 
 
 def _too_many() -> RejectedCall:

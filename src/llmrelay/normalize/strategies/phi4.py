@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans
 from .._types import Candidate, Parsed
@@ -53,7 +52,7 @@ class Phi4Functools:
             limit = markers[index + 1].start() if index + 1 < len(markers) else len(text)
             segment = text[marker.end() : limit]
             end = find_balanced_end(segment, 0) or len(segment)
-            readings.extend(_read_json(segment[:end]))
+            readings.extend(read_json_calls(segment[:end], "after functools"))
             spans.append((marker.start(), marker.end() + end))
         if not readings:
             return None
@@ -62,18 +61,6 @@ class Phi4Functools:
             text=cut_spans(text, spans),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
-
-
-def _read_json(body: str) -> list[CallReading]:
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the functools list was cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the functools list is not readable JSON ({exc})", "malformed")]
-    reason = "an item of the functools list is not a tool call (no tool name)"
-    items = value if isinstance(value, list) else [value]
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
 
 
 def _too_many() -> RejectedCall:

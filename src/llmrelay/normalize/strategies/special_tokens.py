@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, call_from_parts, is_tool_name, read_call
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._types import Candidate, Parsed
 
 _SECTION_BEGIN = "<|tool_calls_section_begin|>"
@@ -94,7 +93,7 @@ def _read_body(body: str, *, closed: bool, in_section: bool) -> list[CallReading
         return [_named_call(header.strip(), arguments.strip())]
     stripped = body.strip()
     if stripped.startswith(("{", "[")):
-        return _json_calls(stripped)
+        return read_json_calls(stripped, f"after {_CALL_BEGIN}")  # Seed 000: a JSON call, or a list.
     if not closed or not (in_section or body == stripped):
         return None
     if is_tool_name(stripped):
@@ -122,16 +121,3 @@ def _name_in_header(header: str) -> str:
     name = header.removeprefix("functions.")
     base, colon, index = name.rpartition(":")
     return base if colon and index.isdigit() else name
-
-
-def _json_calls(body: str) -> list[CallReading]:
-    """A JSON call (seed 000's form), or a list of them."""
-    try:
-        value = loads_lenient(body)
-    except TruncatedJSONError as exc:
-        return [RejectedCall(None, body, f"the call after {_CALL_BEGIN} was cut off ({exc})", "truncated")]
-    except LenientJSONError as exc:
-        return [RejectedCall(None, body, f"the call after {_CALL_BEGIN} is not readable JSON ({exc})", "malformed")]
-    items = value if isinstance(value, list) else [value]
-    reason = f"the JSON after {_CALL_BEGIN} is not a tool call (no tool name)"
-    return [read_call(item, explicit=True) or RejectedCall(None, item, reason, "malformed") for item in items]
