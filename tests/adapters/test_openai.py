@@ -107,6 +107,16 @@ def test_the_key_comes_from_openai_api_key(monkeypatch: pytest.MonkeyPatch) -> N
         assert route.calls[0].request.headers["authorization"] == f"Bearer {FAKE_KEY}"
 
 
+def test_openai_account_ids_from_the_environment_are_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-home")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj_home")
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=OPENAI_TEXT)
+        adapter().send(HELLO)
+        headers = route.calls[0].request.headers
+    assert (headers["openai-organization"], headers["openai-project"]) == ("org-home", "proj_home")
+
+
 def test_no_key_anywhere_is_an_authentication_error_naming_the_variable(how: str) -> None:
     with mock_http() as router, pytest.raises(errors.AuthenticationError, match="OPENAI_API_KEY") as info:
         run(OpenAIAdapter(ProviderOptions()), HELLO, how)

@@ -95,6 +95,17 @@ def test_the_key(
         assert route.calls[0].request.headers["authorization"] == f"Bearer {sent_key}"
 
 
+def test_no_openai_account_ids_are_sent(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-home")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj_home")
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=TEXT)
+        run(adapter(), HELLO, how)
+        headers = route.calls[0].request.headers
+    assert "openai-organization" not in headers
+    assert "openai-project" not in headers
+
+
 # --- what comes back ---------------------------------------------------------------------------
 
 ANSWERS = [

@@ -108,6 +108,17 @@ def test_no_openrouter_key_is_an_authentication_error_even_with_an_openai_key(
     assert not router.calls
 
 
+def test_no_openai_account_ids_are_sent(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-home")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj_home")
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=OPENROUTER_JSON_TEXT)
+        run(adapter(), HELLO, how)
+        headers = route.calls[0].request.headers
+    assert "openai-organization" not in headers
+    assert "openai-project" not in headers
+
+
 def test_another_endpoint_can_be_given() -> None:
     with mock_http() as router:
         router.post("https://gateway.example/openrouter/v1/chat/completions").respond(200, json=OPENROUTER_JSON_TEXT)

@@ -386,6 +386,9 @@ class ChatCompletionsAdapter:
         """The provider's id for this request, for support tickets and logs."""
         return headers.get("x-request-id")
 
+    def configure(self, client: Any) -> None:
+        """Adjust a newly built SDK client; nothing by default."""
+
     # The call.
 
     def send(self, request: Request) -> RawResponse:
@@ -427,6 +430,7 @@ class ChatCompletionsAdapter:
         except self.sdk.APIError.__mro__[1] as exc:  # OpenAIError, GroqError: the SDK found no API key.
             raise self._no_key() from exc
         self._secret = getattr(client, "api_key", None) or self._secret
+        self.configure(client)
         return client
 
     def _no_key(self) -> AuthenticationError:
@@ -484,3 +488,13 @@ def _decoded(response: Any, *, fallback: Any) -> Any:
 def env_key(name: str) -> str | None:
     """An API key from the environment; an empty value counts as none."""
     return os.environ.get(name) or None
+
+
+def forget_openai_account(client: Any) -> None:
+    """Keep the openai SDK from sending `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` to another host.
+
+    The SDK reads both from the environment and sends them as headers on every request; an
+    OpenAI account's ids have no business at OpenRouter or a local server.
+    """
+    client.organization = None
+    client.project = None

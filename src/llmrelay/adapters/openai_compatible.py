@@ -10,7 +10,7 @@ llmrelay.Client("openai-compatible:Qwen/Qwen3-8B", base_url="http://localhost:80
 - `base_url` is required: there is no default server.
 - The key is optional: `api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else a placeholder. Local
   servers accept any key but the openai SDK insists on one, and `OPENAI_API_KEY` is never used,
-  so an OpenAI key is not sent to another host.
+  so an OpenAI key is not sent to another host (nor `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID`).
 - `max_tokens` keeps its name: it is what these servers implement (vLLM, Ollama and llama.cpp
   read `max_tokens`; not all read `max_completion_tokens`).
 - What they answer varies; the reader copes with content as a list of text parts, calls
@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ..errors import ConfigError, MissingDependencyError
 from . import ProviderOptions
-from ._openai_compat import ChatCompletionsAdapter, env_key
+from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_account
 
 try:
     import openai
@@ -55,3 +55,7 @@ class OpenAICompatibleAdapter(ChatCompletionsAdapter):
     def api_key(self) -> str:
         """`api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else the placeholder."""
         return self.options.api_key or env_key(self.api_key_env) or PLACEHOLDER_KEY
+
+    def configure(self, client: Any) -> None:
+        """No OpenAI organization or project ids are sent to this host."""
+        forget_openai_account(client)
