@@ -192,3 +192,18 @@ def test_raw_response_finish_reasons_are_normalized() -> None:
     for provider_reason, expected in reasons.items():
         c, _ = client([RawResponse("fake", "m", text="x", finish_reason=provider_reason)])
         assert c.complete("Hi").finish_reason == expected
+
+
+def test_a_provider_signature_rides_on_the_tool_call_and_comes_back() -> None:
+    c, fake = client([NativeCall("get_weather", {"city": "Oslo"}, "call_s", "c2lnbmVk"), "Done."])
+    first = c.complete(ASK, tools=[WEATHER])
+    assert first.tool_calls[0].signature == "c2lnbmVk"
+    c.complete([*ASK, first, {"role": "tool", "tool_call_id": "call_s", "content": "cold"}], tools=[WEATHER])
+    assert fake.requests[1].messages[1].tool_calls[0].signature == "c2lnbmVk"
+    as_dict = {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_s", "name": "get_weather", "arguments": {}, "signature": "c2ln"}],
+    }
+    c2, fake2 = client(["ok"])
+    c2.complete([*ASK, as_dict], tools=[WEATHER])
+    assert fake2.requests[0].messages[1].tool_calls[0].signature == "c2ln"

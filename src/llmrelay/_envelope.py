@@ -31,6 +31,9 @@ class ToolCall:
     """The arguments, always a dict (a JSON-encoded string is decoded; none means `{}`)."""
     id: str | None = None
     """The provider's or model's id for the call, when it gave one."""
+    signature: str | None = field(default=None, compare=False, repr=False)
+    """Opaque data the provider needs back with this call on the next turn (Gemini's
+    `thoughtSignature`, base64). Carried along when the call is sent back; never interpreted."""
 
 
 @dataclass(frozen=True)

@@ -106,8 +106,13 @@ def _tool_call(call: Any) -> ToolCall:
     if not isinstance(name, str) or not name:
         raise ValueError(f"tool call without a name: {dict(call)!r}")
     arguments = function.get("arguments", function.get("args", function.get("input")))
-    call_id = call.get("id")
-    return ToolCall(name, decode_arguments(arguments), str(call_id) if call_id else None)
+    call_id, signature = call.get("id"), call.get("signature")
+    return ToolCall(
+        name,
+        decode_arguments(arguments),
+        str(call_id) if call_id else None,
+        signature if isinstance(signature, str) else None,
+    )
 
 
 def portable_id(call_id: str | None, *, pattern: re.Pattern[str], max_length: int, prefix: str = "call_") -> str:

@@ -7,6 +7,8 @@ open model's special tokens) are read too. Every call is checked against the too
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ._envelope import Attempt, Completion, FinishReason, Mode, RejectedCall, ToolCall
 from ._tools import Tool
 from ._types import RawResponse
@@ -29,6 +31,8 @@ _FINISH: dict[str, FinishReason] = {
             "PROHIBITED_CONTENT",
             "SPII",
             "IMAGE_SAFETY",
+            "IMAGE_PROHIBITED_CONTENT",
+            "IMAGE_RECITATION",
         ),
         "content_filter",
     ),
@@ -85,4 +89,7 @@ def _native_calls(raw: RawResponse, tools: dict[str, Tool] | None) -> tuple[list
         else:
             rejected.append(reading)
     accepted, invalid = accept_calls(candidates, tools, strict=False)
+    signatures = {native.id: native.signature for native in raw.native_calls if native.signature}
+    if signatures:
+        accepted = [replace(call, signature=signatures.get(call.id or "")) for call in accepted]
     return accepted, rejected + invalid

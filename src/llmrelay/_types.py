@@ -75,6 +75,8 @@ class NativeCall:
     arguments: str | Mapping[str, Any] | None
     """A JSON string (OpenAI-style) or an already-decoded object (Anthropic, Gemini)."""
     id: str | None = None
+    signature: str | None = None
+    """Opaque data that must come back with the call (Gemini's thoughtSignature, base64)."""
 
 
 @dataclass(frozen=True)

@@ -385,6 +385,17 @@ def test_a_calls_thought_signature_goes_back_with_it(use_async: bool) -> None:
     assert part["functionCall"]["id"] == native.id
 
 
+def test_a_signature_on_the_tool_call_goes_back_from_a_fresh_adapter() -> None:
+    """The signature travels on ToolCall.signature, so another client or process can send it back."""
+    recorded = bodies.THOUGHT_THEN_CALL["candidates"][0]["content"]["parts"][1]["thoughtSignature"]
+    signed = ToolCall("add_numbers", {"a": 15, "b": 27}, "call_x", signature=recorded)
+    body = sent_body(
+        make_request(Message("user", "Add"), Message("assistant", "", (signed,)), model="gemini-3-flash-preview")
+    )
+    [part] = body["contents"][1]["parts"]
+    assert signature_bytes(part["thoughtSignature"]) == signature_bytes(recorded)
+
+
 @pytest.mark.parametrize(
     ("model", "expected"),
     [
@@ -595,7 +606,8 @@ def test_native_calls_carry_arguments_as_a_dict() -> None:
     with mock_http() as router:
         router.post(URL).respond(200, json=bodies.THOUGHT_THEN_CALL)
         [native] = GeminiAdapter(ProviderOptions(api_key=KEY)).send(make_request()).native_calls
-    assert native == NativeCall("add_numbers", {"a": 15, "b": 27}, native.id)
+    recorded = bodies.THOUGHT_THEN_CALL["candidates"][0]["content"]["parts"][1]["thoughtSignature"]
+    assert native == NativeCall("add_numbers", {"a": 15, "b": 27}, native.id, recorded)
 
 
 # --- errors --------------------------------------------------------------------------------------

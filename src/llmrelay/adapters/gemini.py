@@ -25,9 +25,10 @@ API accepts ids it did not make (recorded: pydantic-ai's `pyd_ai_...` ids on gem
 llm-gemini's `call_...` ids on gemini-2.5-flash, both answered 200).
 
 Thought signatures: Gemini 3 puts an opaque `thoughtSignature` on the first `functionCall` part of
-a step and answers 400 when the call comes back without it. llmrelay's `ToolCall` has no field for
-it, so the adapter remembers each signature by call id and puts it back when that call is sent
-again; a call it has no signature for (from another provider, another process) gets the sentinel
+a step and answers 400 when the call comes back without it. It travels on `ToolCall.signature`, so
+a `Completion` sent back carries it; for calls that come back without it (rebuilt as dicts) the
+adapter also remembers each signature by call id. A call with no signature at all (from another
+provider, another process) gets the sentinel
 `skip_thought_signature_validator` the thought-signatures guide documents for foreign history, on
 Gemini 3 and later models only (ai.google.dev/gemini-api/docs/thought-signatures; the recorded
 round trip is llm-gemini's `llm-gemini-gzip-stream-thought-signatures.yaml`).
@@ -199,7 +200,8 @@ class GeminiAdapter:
             if call.id:
                 names[call.id] = call.name
             function_call = types.FunctionCall(id=_gemini_id(call.id), name=call.name, args=dict(call.arguments))
-            parts.append(types.Part(function_call=function_call, thought_signature=self._recall(call.id)))
+            signature = _signature_bytes(call.signature) if call.signature else self._recall(call.id)
+            parts.append(types.Part(function_call=function_call, thought_signature=signature))
         if sentinel and parts and not any(part.thought_signature for part in parts):
             parts[0].thought_signature = _FOREIGN_SIGNATURE  # Only a step's first call carries one.
         return parts
@@ -251,7 +253,10 @@ class GeminiAdapter:
         if isinstance(signature, str) and signature:
             self._remember(call_id, signature)
         arguments = call.get("args")
-        return NativeCall(str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id)
+        kept = signature if isinstance(signature, str) and signature else None
+        return NativeCall(
+            str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id, kept
+        )
 
 
 def _env_key() -> str | None:
