@@ -7,7 +7,8 @@ import time
 import pytest
 
 from llmrelay.normalize import parse_response
-from llmrelay.normalize.strategies.hermes import MAX_TAGS, HermesToolCall
+from llmrelay.normalize._budget import MAX_TAGS
+from llmrelay.normalize.strategies.hermes import HermesToolCall
 
 from ..cases import Case, check, plain
 

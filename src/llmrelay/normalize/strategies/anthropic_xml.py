@@ -38,9 +38,10 @@ import re
 from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
+from .._budget import TagBudget
 from .._calls import CallReading, is_tool_name
 from .._types import Parsed, TextArguments
-from .hermes import NextOccurrence, TagBudget, named, to_parsed
+from .hermes import NextOccurrence, named, to_parsed
 
 _PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans
@@ -41,8 +42,6 @@ from .._types import Candidate, Parsed
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
 _ACTION_LINE = re.compile(r"^[ \t]*Action:\s*", re.MULTILINE)
 _FENCE_INFO = re.compile(r"[ \t]*[A-Za-z]*[ \t]*\n?")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class CommandRAction:
@@ -77,8 +76,8 @@ def _parse_blocks(text: str) -> Parsed | None:
         if block != "ACTION" or after[start : start + 1] not in ("[", "{"):
             kept.append(after)  # Content, or prose after a mention of the action token.
             continue
-        if len(readings) >= _MAX_CALLS:
-            readings.append(_too_many())
+        if len(readings) >= MAX_CALLS:
+            readings.append(too_many_calls())
             break
         end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
         readings.extend(read_json_calls(after[start:end], "in the action block"))
@@ -103,8 +102,8 @@ def _parse_action_lines(text: str) -> Parsed | None:
         found = _read_action(text, position)
         if found is None:
             continue
-        if len(readings) >= _MAX_CALLS:
-            readings.append(_too_many())
+        if len(readings) >= MAX_CALLS:
+            readings.append(too_many_calls())
             spans.append((match.start(), len(text)))
             break
         readings.extend(found[0])
@@ -145,8 +144,3 @@ def _skip(pattern: re.Pattern[str], text: str, position: int) -> int:
     """Where `pattern` (which may match nothing) stops matching from `position`."""
     match = pattern.match(text, position)
     return match.end() if match else position
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

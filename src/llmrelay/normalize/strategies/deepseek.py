@@ -28,6 +28,7 @@ import re
 from functools import lru_cache
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._types import Candidate, Parsed
 
@@ -38,8 +39,6 @@ _TOKEN = re.compile(
 )
 # Tokens only DeepSeek writes: Kimi K2 spells `<|tool_call_begin|>` and `<|tool_call_end|>` the same.
 _DEEPSEEK_ONLY = ("｜", "▁", "<|tool_sep|>", "<|tool_calls_begin|>", "<|tool_calls_end|>", "<|tool_calls|>")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class DeepSeekTokens:
@@ -77,8 +76,8 @@ class DeepSeekTokens:
                 k += 1
                 continue
             kept.extend(parts[last : first if kind == "sep" else first - 1 : 2])
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many())
+            if len(readings) >= MAX_CALLS:
+                readings.append(too_many_calls())
                 last = len(parts)
                 break
             readings.extend(reading)
@@ -146,8 +145,3 @@ def _unfence(arguments: str) -> str:
         info, newline, body = text[3:].partition("\n")
         text = body if newline else info.removeprefix("json")
     return text.removesuffix("```").strip()
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

@@ -31,9 +31,10 @@ import re
 from typing import Any
 
 from ..._envelope import RejectedCall
+from .._budget import TagBudget
 from .._calls import CallReading, call_from_parts
 from .._types import Parsed
-from .hermes import NextOccurrence, TagBlock, TagBudget, named, read_json_block, skip_space, to_parsed, widen
+from .hermes import NextOccurrence, TagBlock, named, read_json_block, skip_space, to_parsed, widen
 
 _RECIPIENT = re.compile(r">>>([A-Za-z_]\w{0,127})[ \t]*\n")
 # The first recipient line, written without `>>>` (the prompt ended with it).

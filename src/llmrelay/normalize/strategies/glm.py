@@ -19,10 +19,11 @@ a name is a call without arguments; one holding JSON is Hermes', left to `Hermes
 from __future__ import annotations
 
 from ..._envelope import RejectedCall, RejectionKind
+from .._budget import TagBudget
 from .._calls import CallReading, is_tool_name
 from .._types import Candidate, Parsed, TextArguments
 from .anthropic_xml import json_or_text
-from .hermes import TagBlock, TagBudget, named, skip_space, tag_blocks, to_parsed
+from .hermes import TagBlock, named, skip_space, tag_blocks, to_parsed
 
 _KEY, _KEY_END = "<arg_key>", "</arg_key>"
 _VALUE, _VALUE_END = "<arg_value>", "</arg_value>"

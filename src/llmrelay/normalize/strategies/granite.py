@@ -22,14 +22,13 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
 
 _OPENERS = ("<|tool_call|>", "<function_call>")
 _TOKEN = re.compile(r"(<\|tool_call\|>|<(?:/\||\|/)tool_call\|>|</?function_call>|<\|end_of_text\|>)")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class GraniteToolCall:
@@ -52,8 +51,8 @@ class GraniteToolCall:
             if token not in _OPENERS or after[start : start + 1] not in ("[", "{"):
                 kept.append(after)  # The JSON's closing tag, the end token, or a mere mention.
                 continue
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many())
+            if len(readings) >= MAX_CALLS:
+                readings.append(too_many_calls())
                 break
             end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
             readings.extend(read_json_calls(after[start:end], f"after {token}"))
@@ -65,8 +64,3 @@ class GraniteToolCall:
             text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

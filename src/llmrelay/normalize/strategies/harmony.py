@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name
 from .._types import Candidate, Parsed
 
@@ -35,8 +36,6 @@ _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
 _RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
 # What is left of the role section when `<|start|>assistant` was in the prompt.
 _ROLE_REST = re.compile(r"\s*(?:assistant)?\s*to=[^\s<]+\s*")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class Harmony:
@@ -63,7 +62,7 @@ class Harmony:
                     continue
                 _file(role, channel, constrain, "".join(body), kept, readings)
                 role, channel, constrain, body = "", "", "", None
-                if len(readings) > _MAX_CALLS:
+                if len(readings) > MAX_CALLS:
                     break
             if token in _STOPS:
                 role, channel, constrain = "", "", ""  # A header that never reached its message is dropped.
@@ -107,8 +106,8 @@ def _file(role: str, channel: str, constrain: str, body: str, kept: list[str], r
         return  # A tool's reply or another role's message: neither a call nor content.
     if recipient is None:
         kept.append(body)
-    elif len(readings) >= _MAX_CALLS:
-        readings.append(_too_many())
+    elif len(readings) >= MAX_CALLS:
+        readings.append(too_many_calls())
     else:
         readings.append(_call(recipient, _content_type(channel, constrain), body))
 
@@ -126,8 +125,3 @@ def _call(recipient: str, content_type: str, body: str) -> CallReading:
     if content_type == "code":  # gpt-oss's python tool takes the code itself as its message.
         return call_from_parts(name, {"code": body.strip()})
     return call_from_parts(name, body.strip())
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

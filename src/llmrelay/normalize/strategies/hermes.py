@@ -31,6 +31,7 @@ from functools import partial
 from typing import Any
 
 from ..._envelope import RejectedCall
+from .._budget import TagBudget
 from .._calls import CallReading, calls_in, decode_json, is_tool_name
 from .._text import cut_spans
 from .._types import Candidate, Parsed
@@ -82,34 +83,6 @@ class TagBlock:
     """Offset just past the close tag (`body_end` when unclosed)."""
     closed: bool
     """Whether the close tag was there."""
-
-
-MAX_TAGS = 2000
-"""Tags read per answer, at most: call tags and argument tags together. No model writes that
-many, and the bound keeps the Python work on hostile text (200k tags) small and fixed; finding
-the tags is left to C-level scans (`str.find`, regex search)."""
-
-
-class TagBudget:
-    """How many more tags one reading of an answer may examine (see `MAX_TAGS`)."""
-
-    def __init__(self, limit: int = MAX_TAGS) -> None:
-        self.left = limit
-        self.exhausted = False
-        """Whether a tag was left unread for want of budget."""
-
-    def take(self) -> bool:
-        """Use one tag; False, and `exhausted` set, once the budget is spent."""
-        if self.left == 0:
-            self.exhausted = True
-            return False
-        self.left -= 1
-        return True
-
-    def rejection(self) -> RejectedCall:
-        """The rejection that says the rest of the answer was not read."""
-        reason = f"more than {MAX_TAGS} tool-call tags in one answer: the rest was not read"
-        return RejectedCall(None, None, reason, "malformed")
 
 
 def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: TagBudget) -> Iterator[TagBlock]:

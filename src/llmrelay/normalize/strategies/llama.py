@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
@@ -48,8 +49,6 @@ _SPACE = re.compile(r"\s*")
 _CUT_OFF = ("was never closed", "unterminated", "unexpected EOF")
 # Where JSON calls are written, for the reasons of rejections.
 _WHERE = "in a Llama tool call"
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class LlamaPythonTag:
@@ -92,8 +91,8 @@ def _parse_tags(text: str) -> Parsed | None:
         if found is None:
             kept.append(body)  # After an end token, or prose after a mention of a tag.
             continue
-        if len(readings) >= _MAX_CALLS:
-            readings.append(_too_many())
+        if len(readings) >= MAX_CALLS:
+            readings.append(too_many_calls())
             break
         readings.extend(found[0])
         kept.append(found[1])
@@ -130,8 +129,8 @@ def _json_sequence(body: str) -> tuple[list[CallReading], str]:
     readings: list[CallReading] = []
     position, count = _skip_space(body, 0), 0
     while body[position : position + 1] in ("{", "["):
-        if count == _MAX_CALLS:
-            return [*readings, _too_many()], ""
+        if count == MAX_CALLS:
+            return [*readings, too_many_calls()], ""
         end = find_balanced_end(body, position) or len(body)  # Unbalanced: it runs to the end.
         readings.extend(read_json_calls(body[position:end], _WHERE))
         count += 1
@@ -193,8 +192,3 @@ def _parsed(readings: list[CallReading], kept: list[str]) -> Parsed:
         text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
         rejected=[r for r in readings if isinstance(r, RejectedCall)],
     )
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

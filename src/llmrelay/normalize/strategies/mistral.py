@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall, RejectionKind
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._types import Candidate, Parsed
@@ -31,8 +32,6 @@ _MARKER = "[TOOL_CALLS]"
 _TOKEN = re.compile(r"(\[TOOL_CALLS\]|</s>)")
 # `[TOOL_CALLS]add{"a": 1}`: a name glued to its JSON arguments.
 _GLUED = re.compile(r"([\w.\-]+)(?=\{)")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class MistralToolCalls:
@@ -56,8 +55,8 @@ class MistralToolCalls:
             if found is None:
                 kept.append(body)  # After `</s>`, or a mention of the token.
                 continue
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many())
+            if len(readings) >= MAX_CALLS:
+                readings.append(too_many_calls())
                 break
             readings.extend(found[0])
             kept.append(found[1])
@@ -105,8 +104,3 @@ def _json_prefix(text: str) -> tuple[str, str]:
         return text.strip(), ""  # Not JSON at all: the reader reports it.
     end = find_balanced_end(text, start) or len(text)  # Unbalanced: it runs to the end.
     return text[start:end], text[end:]
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans
@@ -23,8 +24,6 @@ from .._types import Candidate, Parsed
 # `functools` as a word of its own, right before its array.
 _MARKER = re.compile(r"(?<![\w.])functools[ \t]*(?=\[)")
 _CALL_START = re.compile(r"\[\s*\{")
-# No model writes more calls than this in one answer; past it the input is hostile.
-_MAX_CALLS = 1_000
 
 
 class Phi4Functools:
@@ -44,8 +43,8 @@ class Phi4Functools:
         for index, marker in enumerate(markers):
             if not _CALL_START.match(text, marker.end()):
                 continue
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many())
+            if len(readings) >= MAX_CALLS:
+                readings.append(too_many_calls())
                 spans.append((marker.start(), len(text)))
                 break
             # The array cannot run past the next marker: that bound keeps the scan linear.
@@ -61,8 +60,3 @@ class Phi4Functools:
             text=cut_spans(text, spans),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")

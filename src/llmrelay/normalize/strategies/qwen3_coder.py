@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import TagBudget
 from .._calls import CallReading, is_tool_name
 from .._types import Parsed, TextArguments
 from .anthropic_xml import json_or_text
-from .hermes import NextOccurrence, TagBudget, opened_before, skip_space, to_parsed, widen
+from .hermes import NextOccurrence, opened_before, skip_space, to_parsed, widen
 
 _FUNCTION = "<function="
 _PARAMETER = "<parameter="

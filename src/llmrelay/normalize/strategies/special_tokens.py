@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
+from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._types import Candidate, Parsed
 
@@ -30,10 +31,7 @@ _SECTION_END = "<|tool_calls_section_end|>"
 _CALL_BEGIN = "<|tool_call_begin|>"
 _CALL_END = "<|tool_call_end|>"
 _ARGUMENTS = "<|tool_call_argument_begin|>"
-# Every token that ends a call's body; the argument token lives inside one.
-# No model writes more calls than this in one answer; past it the input is hostile, and reading
-# every body would take seconds. The rest is reported as one rejection, not read.
-_MAX_CALLS = 1_000
+# The tokens the answer is split at; the argument token lives inside a call's body.
 _TOKEN = re.compile(r"(<\|tool_call(?:s_section_begin|s_section_end|_begin|_end)\|>)")
 
 
@@ -65,8 +63,8 @@ class SpecialTokenSections:
             if reading is None:
                 kept.append(body)  # A mention of the token: the prose after it stays.
                 continue
-            if len(readings) >= _MAX_CALLS:
-                readings.append(_too_many())
+            if len(readings) >= MAX_CALLS:
+                readings.append(too_many_calls())
                 break
             readings.extend(reading)
             if closed:  # The end token is read with the call; the text after it is prose again.
@@ -100,11 +98,6 @@ def _read_body(body: str, *, closed: bool, in_section: bool) -> list[CallReading
         return [_named_call(stripped, "")]
     reason = f"the text between {_CALL_BEGIN} and {_CALL_END} is not a tool call"
     return [RejectedCall(None, body, reason, "malformed")]
-
-
-def _too_many() -> RejectedCall:
-    reason = f"more than {_MAX_CALLS} tool calls in one answer: the rest of the answer was not read"
-    return RejectedCall(None, None, reason, "malformed")
 
 
 def _named_call(header: str, arguments: str) -> CallReading:
