@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from .._envelope import ModelError, RejectedCall
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from ._text import join_pieces
 from ._types import Candidate, Parsed
 
 # Field-name variants seen in the wild, in order of preference.
@@ -241,7 +242,7 @@ def _interpret_envelope(obj: dict[str, Any], *, explicit: bool, text: str) -> Pa
             rejected.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
     content = obj.get("content")
     if isinstance(content, str) and text:
-        content = _join_text(text, content)
+        content = join_pieces((text, content))
     elif not isinstance(content, str):
         content = text.strip()
     stated = _read_bool(obj[more_key]) if more_key else None
@@ -272,7 +273,7 @@ def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed |
             if reading is None:
                 return None
             readings.append(reading)
-    return _parsed_from_readings(readings, text=_join_text(*texts))
+    return _parsed_from_readings(readings, text=join_pieces(texts))
 
 
 def _interpret_error(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
@@ -311,10 +312,6 @@ def _read_bool(value: object) -> bool | None:
     if isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
     return None
-
-
-def _join_text(*parts: str) -> str:
-    return "\n".join(p.strip() for p in parts if p and p.strip())
 
 
 def _preview(value: object, limit: int = 80) -> str:

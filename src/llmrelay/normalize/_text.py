@@ -20,6 +20,15 @@ def cut_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
         pieces.append(text[position:start])
         position = end
     pieces.append(text[position:])
+    return join_pieces(pieces)
+
+
+def join_pieces(pieces: Iterable[str]) -> str:
+    """Join the prose pieces left around markup: each trimmed, blank ones dropped, one per line.
+
+    `cut_spans` joins its pieces so; strategies that split an answer at its tokens, rather
+    than cutting spans out of it, join theirs with this too, so every content reads alike.
+    """
     return "\n".join(stripped for piece in pieces if (stripped := piece.strip()))
 
 

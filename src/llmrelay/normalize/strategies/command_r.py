@@ -36,7 +36,7 @@ from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end
-from .._text import cut_spans
+from .._text import cut_spans, join_pieces
 from .._types import Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
@@ -86,7 +86,7 @@ def _parse_blocks(text: str) -> Parsed | None:
         return None  # An answer without a call comes back whole, tokens included.
     return Parsed(
         calls=[r for r in readings if isinstance(r, Candidate)],
-        text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+        text=join_pieces(kept),
         rejected=[r for r in readings if isinstance(r, RejectedCall)],
     )
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
+from .._text import join_pieces
 from .._types import Candidate, Parsed
 
 _SEPARATOR = r"(?:[▁_ ]|\\_)"
@@ -87,7 +88,7 @@ class DeepSeekTokens:
             return None
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
-            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            text=join_pieces(kept),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
 

@@ -29,6 +29,7 @@ import re
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name
+from .._text import join_pieces
 from .._types import Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
@@ -81,7 +82,7 @@ class Harmony:
             return None  # An answer without a call comes back whole, tokens and reasoning included.
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
-            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            text=join_pieces(kept),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
 

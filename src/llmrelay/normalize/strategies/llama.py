@@ -34,6 +34,7 @@ from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
+from .._text import join_pieces
 from .._types import Candidate, Parsed
 
 _TAG, _START, _END = "<|python_tag|>", "<|python_start|>", "<|python_end|>"
@@ -189,6 +190,6 @@ def _function_name(func: ast.expr) -> str | None:
 def _parsed(readings: list[CallReading], kept: list[str]) -> Parsed:
     return Parsed(
         calls=[r for r in readings if isinstance(r, Candidate)],
-        text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+        text=join_pieces(kept),
         rejected=[r for r in readings if isinstance(r, RejectedCall)],
     )

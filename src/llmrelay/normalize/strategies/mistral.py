@@ -26,6 +26,7 @@ from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
+from .._text import join_pieces
 from .._types import Candidate, Parsed
 
 _MARKER = "[TOOL_CALLS]"
@@ -64,7 +65,7 @@ class MistralToolCalls:
             return None
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
-            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            text=join_pieces(kept),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
 

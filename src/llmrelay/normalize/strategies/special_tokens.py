@@ -24,6 +24,7 @@ import re
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
+from .._text import join_pieces
 from .._types import Candidate, Parsed
 
 _SECTION_BEGIN = "<|tool_calls_section_begin|>"
@@ -74,7 +75,7 @@ class SpecialTokenSections:
             return None
         return Parsed(
             calls=[r for r in readings if isinstance(r, Candidate)],
-            text="\n".join(stripped for piece in kept if (stripped := piece.strip())),  # as `cut_spans` joins
+            text=join_pieces(kept),
             rejected=[r for r in readings if isinstance(r, RejectedCall)],
         )
 
