@@ -89,15 +89,17 @@ class Target:
         return f"{self.file}#{self.index}"
 
 
-def load_targets() -> list[Target]:
+def load_recordings() -> list[Target]:
+    """Every recorded interaction, streaming ones included."""
     path = CONFORMANCE / "expected.json"
     if not path.exists():
         return []
     cassettes = json.loads(path.read_text())["cassettes"]
-    return [Target(c["file"], i["index"], i) for c in cassettes for i in c["interactions"] if not i["streaming"]]
+    return [Target(c["file"], i["index"], i) for c in cassettes for i in c["interactions"]]
 
 
-TARGETS = load_targets()
+RECORDINGS = load_recordings()
+TARGETS = [t for t in RECORDINGS if not t.expected["streaming"]]
 # The recordings name models that have since been retired; the Anthropic SDK warns about those.
 pytestmark = pytest.mark.filterwarnings(r"ignore:The model '[^']+' is deprecated:DeprecationWarning")
 PARAMS = [pytest.param(t, id=t.id) for t in TARGETS] or [pytest.param(None, marks=pytest.mark.skip(reason=MISSING))]
@@ -272,6 +274,11 @@ class Setup:
         response = self.interaction.response
         extra = {name.replace("_", "-"): [value] for name, value in headers.items()}
         interaction = replace(self.interaction, response=replace(response, headers={**response.headers, **extra}))
+        return replace(self, interaction=interaction, replayer=Replayer([interaction]))
+
+    def with_uri(self, uri: str) -> Setup:
+        """The same replay, as if the recorded request had gone to `uri`."""
+        interaction = replace(self.interaction, request=replace(self.interaction.request, uri=uri))
         return replace(self, interaction=interaction, replayer=Replayer([interaction]))
 
 
@@ -507,6 +514,22 @@ def test_a_recorded_rate_limit_gives_the_announced_wait(
     error = run(Setup.of(target).with_headers(**headers)).result
     assert isinstance(error, RateLimitError)
     assert error.retry_after == wait
+
+
+@pytest.mark.skipif(not TARGETS, reason=MISSING)
+def test_a_wrong_gemini_key_is_an_authentication_error() -> None:
+    """Gemini answers a wrong key with 400 INVALID_ARGUMENT; the adapter documents it as authentication.
+
+    It was recorded only for streaming requests, whose error answers are plain JSON, so the recorded
+    answer is served to a plain call here.
+    """
+    (target,) = [t for t in RECORDINGS if t.id == "gemini/crewai-error-400-stream-bad-key.yaml#0"]
+    setup = Setup.of(target)
+    error = run(setup.with_uri(setup.interaction.request.uri.replace(":streamGenerateContent", ":generateContent")))
+    assert isinstance(error.result, AuthenticationError)
+    assert (error.result.status, error.result.provider) == (400, "gemini")
+    assert "API key not valid" in error.result.message
+    assert API_KEY not in str(error.result)
 
 
 # --- last: nothing silently skipped ------------------------------------------------------------------
