@@ -9,10 +9,9 @@ accept when not (`portable_id`), so a conversation can move between providers mi
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import re
-import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -122,13 +121,15 @@ def portable_id(call_id: str | None, *, pattern: re.Pattern[str], max_length: in
     results that answer them stay paired without any state. A missing id gets a fresh one.
     """
     if call_id is None:
-        return f"{prefix}{uuid.uuid4().hex[:24]}"
+        return f"{prefix}{os.urandom(12).hex()}"
     if len(call_id) <= max_length and pattern.fullmatch(call_id):
         return call_id
+    import hashlib  # Rarely needed: only for ids a provider would refuse.
+
     digest = hashlib.sha256(call_id.encode()).hexdigest()
     return f"{prefix}{digest}"[:max_length]
 
 
 def new_call_id() -> str:
     """A fresh id for a call the provider sent without one (Gemini, text-format calls)."""
-    return f"call_{uuid.uuid4().hex[:24]}"
+    return f"call_{os.urandom(12).hex()}"

@@ -24,7 +24,6 @@ not raised and not warned: it is a cache, and losing it costs one failed request
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 import time
@@ -37,7 +36,12 @@ from ._capabilities import Capabilities, Feature
 if TYPE_CHECKING:
     from pathlib import Path
 
-logger = logging.getLogger("llmrelay.capabilities")
+
+
+def _warn(message: str, *args: object) -> None:
+    import logging  # Only when something goes wrong: logging costs ~3 ms at import.
+
+    logging.getLogger("llmrelay.capabilities").warning(message, *args)
 
 FEATURES: frozenset[str] = frozenset(get_args(Feature))
 
@@ -137,12 +141,12 @@ class CapabilityLearner:
         except FileNotFoundError:
             return
         except OSError as exc:
-            logger.warning("ignoring learned capabilities in %s: %s", path, exc)
+            _warn("ignoring learned capabilities in %s: %s", path, exc)
             return
         try:
             rows = _read_document(text)
         except (ValueError, TypeError, KeyError) as exc:
-            logger.warning("ignoring learned capabilities in %s: not a version %d file (%s)", path, _FILE_VERSION, exc)
+            _warn("ignoring learned capabilities in %s: not a version %d file (%s)", path, _FILE_VERSION, exc)
             return
         wall, now = self._wall_clock(), self._clock()
         for (provider, model, feature), reason, learned_at in rows:
@@ -162,7 +166,7 @@ class CapabilityLearner:
         try:
             _write_atomically(self._path, {"version": _FILE_VERSION, "facts": facts})
         except OSError as exc:
-            logger.warning("could not save learned capabilities to %s: %s", self._path, exc)
+            _warn("could not save learned capabilities to %s: %s", self._path, exc)
 
 
 def _key(provider: str, model: str, feature: Feature) -> tuple[str, str, Feature]:
