@@ -133,3 +133,11 @@ def test_a_tool_passes_through() -> None:
 def test_bad_tool_definitions_raise_config_error(bad: Any) -> None:
     with pytest.raises(ConfigError):
         to_tool(bad)
+
+
+def test_an_invalid_parameters_schema_is_a_config_error_when_calls_are_checked() -> None:
+    from llmrelay import parse_response
+
+    bad = {"name": "f", "parameters": {"type": "OBJECT"}}  # Gemini's OpenAPI spelling, not JSON schema
+    with pytest.raises(ConfigError, match="tool 'f': parameters is not a valid JSON schema"):
+        parse_response('{"name": "f", "arguments": {}}', tools=[bad])

@@ -40,7 +40,13 @@ class Tool:
         """A JSON-schema validator for the arguments, built once per tool."""
         from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
 
+        from jsonschema.exceptions import SchemaError
+
         cls = validator_for(self.parameters)
+        try:
+            cls.check_schema(self.parameters)
+        except SchemaError as exc:
+            raise ConfigError(f"tool {self.name!r}: parameters is not a valid JSON schema: {exc.message}") from exc
         validator: Validator = cls(self.parameters)
         return validator
 

@@ -17,7 +17,8 @@ LLMRelayError
 │   ├── NotFoundError            404: usually an unknown model
 │   └── BadRequestError          400 / 422: the request itself is wrong
 │       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
-└── NormalizationError           nothing usable could be read from the answer
+├── NormalizationError           nothing usable could be read from the answer
+└── CassetteError                a recorded cassette file cannot be read
 ```
 
 Adapters translate the SDKs' exceptions at the boundary (the original is kept as `__cause__`),
@@ -149,3 +150,7 @@ class UnsupportedFeatureError(BadRequestError):
 
 class NormalizationError(LLMRelayError):
     """Nothing usable could be read from the model's answer."""
+
+
+class CassetteError(LLMRelayError):
+    """A cassette file could not be read: not YAML, not a cassette, or a part missing or wrong."""

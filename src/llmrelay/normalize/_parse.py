@@ -37,6 +37,9 @@ def parse_response(
         strict: accept only explicit tool-call constructs (seed 003's safety contract).
         max_chars: inputs longer than this are returned as plain text, unsearched, with a warning.
         strategies: the strategies to try instead of the registered ones.
+
+    Raises:
+        ConfigError: only for `tools` that are not valid tools (never because of the text).
     """
     if len(text) > max_chars:
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"

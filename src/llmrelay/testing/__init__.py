@@ -9,15 +9,24 @@ from ._fake import FakeAdapter
 
 if TYPE_CHECKING:
     from ._http import installed_stacks, mock_http
+    from ._vcr import Cassette, load_cassette, parse_cassette
+
+# The HTTP and cassette helpers need respx and pyyaml (the `testing` extra); FakeAdapter needs nothing.
+_LAZY = {
+    "installed_stacks": "_http",
+    "mock_http": "_http",
+    "Cassette": "_vcr",
+    "load_cassette": "_vcr",
+    "parse_cassette": "_vcr",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The HTTP helpers need respx (the `testing` extra); FakeAdapter needs nothing.
-    if name in ("installed_stacks", "mock_http"):
-        from . import _http
+    if name in _LAZY:
+        import importlib
 
-        return getattr(_http, name)
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'llmrelay.testing' has no attribute {name!r}")
 
 
-__all__ = ["FakeAdapter", "installed_stacks", "mock_http"]
+__all__ = ["Cassette", "FakeAdapter", "installed_stacks", "load_cassette", "mock_http", "parse_cassette"]

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import LLMRelayError
+from ..errors import CassetteError
 
 try:
     import yaml
@@ -66,10 +66,6 @@ MAX_BODY_BYTES = 64 * 1024 * 1024
 
 _FRAMING = frozenset({"content-length", "transfer-encoding"})
 _GZIP_MAGIC = b"\x1f\x8b"
-
-
-class CassetteError(LLMRelayError):
-    """A cassette file could not be read: not YAML, not a cassette, or a part missing or wrong."""
 
 
 class _Invalid(Exception):
