@@ -8,7 +8,7 @@ import pytest
 
 from llmrelay._envelope import RejectedCall
 from llmrelay.normalize._calls import read_json_calls
-from llmrelay.normalize._types import Candidate
+from llmrelay.normalize._types import Candidate, Parsed
 
 WHERE = "after [MARK]"
 
@@ -52,3 +52,11 @@ def test_an_object_that_is_no_call_is_shown_in_the_reason() -> None:
     assert isinstance(rejection, RejectedCall)
     assert rejection.arguments == {"city": "Paris"}
     assert '{"city": "Paris"}' in rejection.reason
+
+
+def test_parsed_from_readings_sorts_calls_from_rejections_in_order() -> None:
+    readings = read_json_calls('[{"name": "f"}, 1, {"name": "g"}, 2]', WHERE)
+    parsed = Parsed.from_readings(readings, text="prose")
+    assert [c.name for c in parsed.calls] == ["f", "g"]
+    assert [r.arguments for r in parsed.rejected] == [1, 2]
+    assert parsed.text == "prose"

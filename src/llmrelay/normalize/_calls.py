@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 from .._envelope import ModelError, RejectedCall
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from ._text import join_pieces
-from ._types import Candidate, Parsed
+from ._types import CallReading, Candidate, Parsed
 
 # Field-name variants seen in the wild, in order of preference.
 _NAME_KEYS = ("name", "tool_name", "tool", "function_name", "function", "recipient_name")
@@ -31,8 +31,6 @@ _DEFINITION_KEYS = frozenset({"description", "input_schema", "properties", "requ
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_][\w.\-:/]{0,127}", re.ASCII)
 _ENVELOPE_CALL_KEYS = ("toolCalls", "tool_calls", "calls", "function_calls")
 _ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
-
-CallReading = Candidate | RejectedCall
 
 
 def is_tool_name(value: object) -> TypeGuard[str]:
@@ -215,7 +213,7 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
     reading = read_call(value, explicit=explicit, require_arguments=True)
     if reading is None:
         return None
-    return _parsed_from_readings([reading], text=text)
+    return Parsed.from_readings([reading], text=text)
 
 
 def _interpret_envelope(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
@@ -273,7 +271,7 @@ def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed |
             if reading is None:
                 return None
             readings.append(reading)
-    return _parsed_from_readings(readings, text=join_pieces(texts))
+    return Parsed.from_readings(readings, text=join_pieces(texts))
 
 
 def _interpret_error(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
@@ -297,13 +295,7 @@ def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | 
     readings = [read_call(item, explicit=explicit, require_arguments=True) for item in items]
     if any(r is None for r in readings):
         return None  # A list with anything but calls in it is data.
-    return _parsed_from_readings([r for r in readings if r is not None], text=text)
-
-
-def _parsed_from_readings(readings: list[CallReading], *, text: str) -> Parsed:
-    calls = [r for r in readings if isinstance(r, Candidate)]
-    rejected = [r for r in readings if isinstance(r, RejectedCall)]
-    return Parsed(calls=calls, text=text, rejected=rejected)
+    return Parsed.from_readings([r for r in readings if r is not None], text=text)
 
 
 def _read_bool(value: object) -> bool | None:

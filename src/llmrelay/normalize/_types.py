@@ -31,6 +31,10 @@ class Candidate:
     the argument is a string, this text is used instead, so `{"a": 1}` or `1.50` stay as written."""
 
 
+CallReading = Candidate | RejectedCall
+"""What reading one call attempt gives: the call, or the reason it could not be read."""
+
+
 class TextArguments(dict[str, Any]):
     """Arguments read one text value at a time: the decoded values, and each value's text."""
 
@@ -71,6 +75,15 @@ class Parsed:
     def found_anything(self) -> bool:
         """Whether this reading is about tools at all: calls, rejections, an error or a stated flag."""
         return bool(self.calls or self.rejected or self.error or self.needs_more_work is not None)
+
+    @classmethod
+    def from_readings(cls, readings: Sequence[CallReading], *, text: str) -> Parsed:
+        """The reading of an answer: its calls and rejections, each in the order written, and its content."""
+        return cls(
+            calls=[r for r in readings if isinstance(r, Candidate)],
+            text=text,
+            rejected=[r for r in readings if isinstance(r, RejectedCall)],
+        )
 
     @classmethod
     def combine(cls, readings: Sequence[Parsed], *, text: str, strict_text: str | None = None) -> Parsed:

@@ -39,8 +39,8 @@ from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import CallReading, is_tool_name
-from .._types import Parsed, TextArguments
+from .._calls import is_tool_name
+from .._types import CallReading, Parsed, TextArguments
 from .hermes import NextOccurrence, named, to_parsed
 
 _PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.

@@ -34,10 +34,10 @@ import re
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, calls_in, decode_json, read_json_calls
+from .._calls import calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans, join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
 _ACTION_LINE = re.compile(r"^[ \t]*Action:\s*", re.MULTILINE)
@@ -84,11 +84,7 @@ def _parse_blocks(text: str) -> Parsed | None:
         kept.append(after[end:])  # Text after the list when <|END_ACTION|> is missing.
     if not readings:
         return None  # An answer without a call comes back whole, tokens included.
-    return Parsed(
-        calls=[r for r in readings if isinstance(r, Candidate)],
-        text=join_pieces(kept),
-        rejected=[r for r in readings if isinstance(r, RejectedCall)],
-    )
+    return Parsed.from_readings(readings, text=join_pieces(kept))
 
 
 def _parse_action_lines(text: str) -> Parsed | None:
@@ -110,11 +106,7 @@ def _parse_action_lines(text: str) -> Parsed | None:
         spans.append((match.start(), found[1]))
     if not readings:
         return None
-    return Parsed(
-        calls=[r for r in readings if isinstance(r, Candidate)],
-        text=cut_spans(text, spans),
-        rejected=[r for r in readings if isinstance(r, RejectedCall)],
-    )
+    return Parsed.from_readings(readings, text=cut_spans(text, spans))
 
 
 def _read_action(text: str, position: int) -> tuple[list[CallReading], int] | None:

@@ -29,9 +29,9 @@ from functools import lru_cache
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
+from .._calls import call_from_parts, is_tool_name, read_json_calls
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 _SEPARATOR = r"(?:[▁_ ]|\\_)"
 _TOKEN = re.compile(
@@ -86,11 +86,7 @@ class DeepSeekTokens:
         kept.extend(parts[last::2])
         if not readings:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=join_pieces(kept),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=join_pieces(kept))
 
 
 @lru_cache(maxsize=256)

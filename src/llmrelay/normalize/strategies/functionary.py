@@ -32,8 +32,8 @@ from typing import Any
 
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
-from .._calls import CallReading, call_from_parts
-from .._types import Parsed
+from .._calls import call_from_parts
+from .._types import CallReading, Parsed
 from .hermes import NextOccurrence, TagBlock, named, read_json_block, skip_space, to_parsed, widen
 
 _RECIPIENT = re.compile(r">>>([A-Za-z_]\w{0,127})[ \t]*\n")

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import CallReading, is_tool_name
-from .._types import Candidate, Parsed, TextArguments
+from .._calls import is_tool_name
+from .._types import CallReading, Candidate, Parsed, TextArguments
 from .anthropic_xml import json_or_text
 from .hermes import TagBlock, named, skip_space, tag_blocks, to_parsed
 

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import re
 
-from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, read_json_calls
+from .._calls import read_json_calls
 from .._scan import find_balanced_end
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 _OPENERS = ("<|tool_call|>", "<function_call>")
 _TOKEN = re.compile(r"(<\|tool_call\|>|<(?:/\||\|/)tool_call\|>|</?function_call>|<\|end_of_text\|>)")
@@ -60,8 +59,4 @@ class GraniteToolCall:
             kept.append(after[end:])
         if not readings:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=join_pieces(kept),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=join_pieces(kept))

@@ -28,9 +28,9 @@ import re
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, call_from_parts, is_tool_name
+from .._calls import call_from_parts, is_tool_name
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
 _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
@@ -80,11 +80,7 @@ class Harmony:
             _file(role, channel, constrain, "".join(body), kept, readings)
         if not readings:
             return None  # An answer without a call comes back whole, tokens and reasoning included.
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=join_pieces(kept),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=join_pieces(kept))
 
 
 def _take_role_rest(kept: list[str]) -> str:

@@ -32,9 +32,9 @@ from typing import Any
 
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
-from .._calls import CallReading, calls_in, decode_json, is_tool_name
+from .._calls import calls_in, decode_json, is_tool_name
 from .._text import cut_spans
-from .._types import Candidate, Parsed
+from .._types import CallReading, Candidate, Parsed
 
 _DECODER = json.JSONDecoder()
 Interpret = Callable[[list[Any]], list[CallReading]]
@@ -147,12 +147,10 @@ def to_parsed(
     text: str, spans: list[tuple[int, int]], readings: list[CallReading], budget: TagBudget | None = None
 ) -> Parsed:
     """The reading of an answer whose markup sits at `spans` (and a rejection if tags were left unread)."""
-    rejected = [r for r in readings if isinstance(r, RejectedCall)]
+    parsed = Parsed.from_readings(readings, text=cut_spans(text, spans))
     if budget is not None and budget.exhausted:
-        rejected.append(budget.rejection())
-    return Parsed(
-        calls=[r for r in readings if isinstance(r, Candidate)], text=cut_spans(text, spans), rejected=rejected
-    )
+        parsed.rejected.append(budget.rejection())
+    return parsed
 
 
 def json_readings(values: list[Any], where: str) -> list[CallReading]:

@@ -32,10 +32,10 @@ from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, is_tool_name, read_json_calls
+from .._calls import is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Candidate, Parsed
 
 _TAG, _START, _END = "<|python_tag|>", "<|python_start|>", "<|python_end|>"
 _TOKEN = re.compile(r"(<\|python_(?:tag|start|end)\|>|<\|eo[mt](?:_id)?\|>)")
@@ -188,8 +188,4 @@ def _function_name(func: ast.expr) -> str | None:
 
 
 def _parsed(readings: list[CallReading], kept: list[str]) -> Parsed:
-    return Parsed(
-        calls=[r for r in readings if isinstance(r, Candidate)],
-        text=join_pieces(kept),
-        rejected=[r for r in readings if isinstance(r, RejectedCall)],
-    )
+    return Parsed.from_readings(readings, text=join_pieces(kept))

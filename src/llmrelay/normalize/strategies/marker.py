@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall
-from .._calls import CallReading, decode_json, interpret_json, read_call
+from .._calls import decode_json, interpret_json, read_call
 from .._scan import find_balanced_end
 from .._text import cut_spans
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 # After the marker: an optional colon, blank space, and an optional opening fence with a tag.
 _LEAD = re.compile(r":?[ \t]*\n?\s*(?:```[ \t]*[A-Za-z]*[ \t]*\n?\s*)?")
@@ -62,11 +62,7 @@ class ToolCallMarker:
             spans.append((match.start(), span_end))
         if not spans:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=cut_spans(text, spans),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=cut_spans(text, spans))
 
 
 def _read_body(body: str, marker: str) -> list[CallReading]:

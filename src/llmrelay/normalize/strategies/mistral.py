@@ -24,10 +24,10 @@ import re
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
+from .._calls import call_from_parts, is_tool_name, read_json_calls
 from .._scan import find_balanced_end
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 _MARKER = "[TOOL_CALLS]"
 _TOKEN = re.compile(r"(\[TOOL_CALLS\]|</s>)")
@@ -63,11 +63,7 @@ class MistralToolCalls:
             kept.append(found[1])
         if not readings:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=join_pieces(kept),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=join_pieces(kept))
 
 
 def _read_body(body: str, *, at_end: bool) -> tuple[list[CallReading], str] | None:

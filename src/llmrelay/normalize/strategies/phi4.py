@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import re
 
-from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, read_json_calls
+from .._calls import read_json_calls
 from .._scan import find_balanced_end
 from .._text import cut_spans
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 # `functools` as a word of its own, right before its array.
 _MARKER = re.compile(r"(?<![\w.])functools[ \t]*(?=\[)")
@@ -55,8 +54,4 @@ class Phi4Functools:
             spans.append((marker.start(), marker.end() + end))
         if not readings:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=cut_spans(text, spans),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=cut_spans(text, spans))

@@ -22,9 +22,8 @@ import re
 from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
-from .._calls import CallReading, is_tool_name
-from .._types import Candidate, Parsed
-from .hermes import to_parsed
+from .._calls import is_tool_name
+from .._types import CallReading, Candidate, Parsed
 
 _HEAD = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 # `ast` needs about a microsecond per node, so the Python code around string literals is bounded;
@@ -64,7 +63,7 @@ class PythonicCalls:
         if not isinstance(tree.body, ast.List):
             return None
         readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
-        return to_parsed("", [], readings)
+        return Parsed.from_readings(readings, text="")  # The whole answer is the call list.
 
 
 def _cut_off(error: SyntaxError) -> bool:

@@ -28,8 +28,8 @@ import re
 
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
-from .._calls import CallReading, is_tool_name
-from .._types import Parsed, TextArguments
+from .._calls import is_tool_name
+from .._types import CallReading, Parsed, TextArguments
 from .anthropic_xml import json_or_text
 from .hermes import NextOccurrence, opened_before, skip_space, to_parsed, widen
 

@@ -23,9 +23,9 @@ import re
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
-from .._calls import CallReading, call_from_parts, is_tool_name, read_json_calls
+from .._calls import call_from_parts, is_tool_name, read_json_calls
 from .._text import join_pieces
-from .._types import Candidate, Parsed
+from .._types import CallReading, Parsed
 
 _SECTION_BEGIN = "<|tool_calls_section_begin|>"
 _SECTION_END = "<|tool_calls_section_end|>"
@@ -73,11 +73,7 @@ class SpecialTokenSections:
                 index += 2
         if not readings:
             return None
-        return Parsed(
-            calls=[r for r in readings if isinstance(r, Candidate)],
-            text=join_pieces(kept),
-            rejected=[r for r in readings if isinstance(r, RejectedCall)],
-        )
+        return Parsed.from_readings(readings, text=join_pieces(kept))
 
 
 def _read_body(body: str, *, closed: bool, in_section: bool) -> list[CallReading] | None:
