@@ -83,6 +83,12 @@ def call_from_parts(
     return Candidate(name, arguments, call_id, explicit)
 
 
+def named(rejection: RejectedCall, name: str) -> RejectedCall:
+    """The same rejection, for the call named `name`."""
+    reason = f"tool call '{name}': {rejection.reason}" if name else rejection.reason
+    return RejectedCall(name or None, rejection.arguments, reason, rejection.kind, rejection.id)
+
+
 def read_call(obj: object, *, explicit: bool, require_arguments: bool = False) -> CallReading | None:
     """Read one call object in any of the known shapes, or None if `obj` is not call-shaped.
 

@@ -1,10 +1,13 @@
-"""Remove tool-call markup from text, keeping the prose around it."""
+"""The text around tool-call markup: the prose kept as content, and the blank space skipped."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from ._types import Parsed
+
+_NOT_SPACE = re.compile(r"\S")
 
 
 def cut_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -44,3 +47,10 @@ def content_around(text: str, found: Sequence[tuple[tuple[int, int], Parsed]], *
         return text
     texts = [cut_spans(text, [span for span, _ in cut]), *(p.text for _, p in cut)]
     return "\n".join(t for t in texts if t)
+
+
+def skip_space(text: str, position: int, end: int | None = None) -> int:
+    """Return the offset of the first non-space character at or after `position` (or `end`)."""
+    limit = len(text) if end is None else end
+    match = _NOT_SPACE.search(text, position, limit)
+    return match.start() if match is not None else limit

@@ -33,15 +33,13 @@ whose stop sequence was `</function_calls>`, so the close tag is usually missing
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import is_tool_name
+from .._calls import is_tool_name, named
+from .._tags import NextOccurrence, json_or_text, to_parsed
 from .._types import CallReading, Parsed, TextArguments
-from .hermes import NextOccurrence, named, to_parsed
 
 _PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
@@ -55,30 +53,6 @@ _PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
 _NAME_ATTR = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 _LEGACY_CHILD = re.compile(r"<([A-Za-z_][\w.-]{0,63})>")
 _NEWLINES = "\r\n"
-
-
-def xml_value(raw: str) -> Any:
-    """A parameter value written as text: JSON when it is JSON, else the string itself.
-
-    Only the newlines padding the value are removed (a value on lines of its own is the value
-    itself); spaces are kept, since they may belong to the value.
-    """
-    return json_or_text(raw.strip(_NEWLINES))
-
-
-def json_or_text(value: str) -> Any:
-    """`value` decoded as JSON when it is JSON (`5`, `true`, `[1, 2]`), else `value` unchanged."""
-    candidate = value.strip()
-    if candidate[:1] in ('"', "{", "[", "-", "t", "f", "n") or candidate[:1].isdigit():
-        try:
-            return json.loads(candidate, parse_constant=_refuse)
-        except (ValueError, RecursionError):
-            pass
-    return value
-
-
-def _refuse(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")  # NaN and Infinity: keep the text as written.
 
 
 class _Finders:

@@ -9,15 +9,15 @@ I will list that directory.
 
 Seen from Llama variants and Groq-served models prompted with Claude-style instructions (seed
 000, appendix A). No inference server defines it; it is read like every tagged-JSON format (see
-`hermes.parse_tagged_json`): an array or a single object, several blocks, a missing final close
+`_tags.parse_tagged_json`): an array or a single object, several blocks, a missing final close
 tag, lenient JSON. `<function_calls>` holding `<invoke>` markup is `AnthropicInvoke`'s, ordered
 before this strategy; here such a body is not JSON, so not an attempt.
 """
 
 from __future__ import annotations
 
+from .._tags import parse_tagged_json
 from .._types import Parsed
-from .hermes import parse_tagged_json
 
 
 class XmlFunctionCalls:

@@ -32,9 +32,10 @@ from typing import Any
 
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
-from .._calls import call_from_parts
+from .._calls import call_from_parts, named
+from .._tags import NextOccurrence, TagBlock, read_json_block, to_parsed, widen
+from .._text import skip_space
 from .._types import CallReading, Parsed
-from .hermes import NextOccurrence, TagBlock, named, read_json_block, skip_space, to_parsed, widen
 
 _RECIPIENT = re.compile(r">>>([A-Za-z_]\w{0,127})[ \t]*\n")
 # The first recipient line, written without `>>>` (the prompt ended with it).

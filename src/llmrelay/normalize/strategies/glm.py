@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import is_tool_name
+from .._calls import is_tool_name, named
+from .._tags import TagBlock, json_or_text, tag_blocks, to_parsed
+from .._text import skip_space
 from .._types import CallReading, Candidate, Parsed, TextArguments
-from .anthropic_xml import json_or_text
-from .hermes import TagBlock, named, skip_space, tag_blocks, to_parsed
 
 _KEY, _KEY_END = "<arg_key>", "</arg_key>"
 _VALUE, _VALUE_END = "<arg_value>", "</arg_value>"

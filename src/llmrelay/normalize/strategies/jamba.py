@@ -6,14 +6,14 @@
 
 The shape is the one vLLM's `tool_parsers/jamba_tool_parser.py` reads (`<tool_calls>(.*?)</tool_calls>`,
 then `json.loads` of an array of `{"name", "arguments"}` objects) and the Jamba 1.5 chat template
-writes. Read here like every tagged-JSON format (see `hermes.parse_tagged_json`): several blocks,
+writes. Read here like every tagged-JSON format (see `_tags.parse_tagged_json`): several blocks,
 a single object instead of an array, a missing final `</tool_calls>`, lenient JSON.
 """
 
 from __future__ import annotations
 
+from .._tags import parse_tagged_json
 from .._types import Parsed
-from .hermes import parse_tagged_json
 
 
 class JambaToolCalls:

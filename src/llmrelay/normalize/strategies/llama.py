@@ -34,7 +34,7 @@ from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import is_tool_name, read_json_calls
 from .._scan import find_balanced_end
-from .._text import join_pieces
+from .._text import join_pieces, skip_space
 from .._types import CallReading, Candidate, Parsed
 
 _TAG, _START, _END = "<|python_tag|>", "<|python_start|>", "<|python_end|>"
@@ -45,7 +45,6 @@ _BUILTIN_CALL = re.compile(r"\s*[A-Za-z_]\w*\s*\.\s*call\s*\(")
 _CALL_LIST = re.compile(r"\s*\[\s*[A-Za-z_][\w.]*\s*\(")
 _CALL = re.compile(r"\s*[A-Za-z_][\w.]*\s*\(")
 _JSON_LIST = re.compile(r"\s*\[\s*\{")
-_SPACE = re.compile(r"\s*")
 # The messages of a SyntaxError for source that stops before its end.
 _CUT_OFF = ("was never closed", "unterminated", "unexpected EOF")
 # Where JSON calls are written, for the reasons of rejections.
@@ -73,9 +72,9 @@ class LlamaPythonTag:
 
 def _starts_json_sequence(text: str) -> bool:
     """Whether the answer starts with a JSON call followed by `;`."""
-    start = _skip_space(text, 0)
+    start = skip_space(text, 0)
     end = find_balanced_end(text, start)
-    if end is None or not text.startswith(";", _skip_space(text, end)):
+    if end is None or not text.startswith(";", skip_space(text, end)):
         return False
     first = read_json_calls(text[start:end], _WHERE)
     return len(first) == 1 and (isinstance(first[0], Candidate) or first[0].name is not None)
@@ -128,23 +127,18 @@ def _is_code(body: str) -> bool:
 def _json_sequence(body: str) -> tuple[list[CallReading], str]:
     """JSON calls joined by `;`: their readings, and the text after them."""
     readings: list[CallReading] = []
-    position, count = _skip_space(body, 0), 0
+    position, count = skip_space(body, 0), 0
     while body[position : position + 1] in ("{", "["):
         if count == MAX_CALLS:
             return [*readings, too_many_calls()], ""
         end = find_balanced_end(body, position) or len(body)  # Unbalanced: it runs to the end.
         readings.extend(read_json_calls(body[position:end], _WHERE))
         count += 1
-        position = _skip_space(body, end)
+        position = skip_space(body, end)
         if not body.startswith(";", position):
             break
-        position = _skip_space(body, position + 1)
+        position = skip_space(body, position + 1)
     return readings, body[position:]
-
-
-def _skip_space(text: str, position: int) -> int:
-    match = _SPACE.match(text, position)
-    return match.end() if match else position
 
 
 def _pythonic_calls(source: str) -> list[CallReading]:

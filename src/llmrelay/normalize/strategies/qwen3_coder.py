@@ -29,9 +29,9 @@ import re
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
 from .._calls import is_tool_name
+from .._tags import NextOccurrence, json_or_text, opened_before, to_parsed, widen
+from .._text import skip_space
 from .._types import CallReading, Parsed, TextArguments
-from .anthropic_xml import json_or_text
-from .hermes import NextOccurrence, opened_before, skip_space, to_parsed, widen
 
 _FUNCTION = "<function="
 _PARAMETER = "<parameter="
