@@ -1,4 +1,4 @@
-"""`iter_json_spans` and `find_balanced_end`: tables, a brute-force reference, and speed."""
+"""`iter_json_spans`, `find_balanced_end` and `json_prefix`: tables, a brute-force reference, and speed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmrelay.normalize._scan import find_balanced_end, iter_json_spans
+from llmrelay.normalize._scan import find_balanced_end, iter_json_spans, json_prefix
 
 Span = tuple[int, int]
 
@@ -93,6 +93,22 @@ def test_nested_lets_a_caller_look_inside_only_what_does_not_parse() -> None:
 )
 def test_find_balanced_end(text: str, start: int, expected: int | None) -> None:
     assert find_balanced_end(text, start) == expected
+
+
+PREFIXES: list[tuple[str, tuple[str, str] | None]] = [
+    ('{"a": 1} then prose', ('{"a": 1}', " then prose")),
+    (" \n [1, [2]]</s>", ("[1, [2]]", "</s>")),
+    ('{"a": "}"}{"b": 2}', ('{"a": "}"}', '{"b": 2}')),
+    ('{"a": [1, 2', ('{"a": [1, 2', "")),  # Cut off: the JSON runs to the end.
+    ("prose {}", None),
+    ("", None),
+    ("   ", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PREFIXES)
+def test_json_prefix(text: str, expected: tuple[str, str] | None) -> None:
+    assert json_prefix(text) == expected
 
 
 def test_max_candidates_bounds_the_spans() -> None:

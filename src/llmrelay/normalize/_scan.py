@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Iterator
 
-__all__ = ["find_balanced_end", "iter_json_spans"]
+__all__ = ["find_balanced_end", "iter_json_spans", "json_prefix"]
 
 Span = tuple[int, int]
 
@@ -87,6 +87,19 @@ def find_balanced_end(text: str, start: int) -> int | None:
     if text[start : start + 1] not in ("{", "["):
         return None
     return _scan_group(text, start, len(text), 0, True)[2]
+
+
+def json_prefix(text: str) -> tuple[str, str] | None:
+    """Split `text` into the object or array it starts with (after blank space) and the rest.
+
+    None when `text` does not start with `{` or `[`. The JSON ends where its brackets balance
+    (`find_balanced_end`); when they never do (the answer was cut off), it runs to the end.
+    """
+    start = len(text) - len(text.lstrip())
+    if text[start : start + 1] not in ("{", "["):
+        return None
+    end = find_balanced_end(text, start) or len(text)
+    return text[start:end], text[end:]
 
 
 def _spans(text: str, pos: int, end: int, budget: int, levels: int) -> Iterator[Span]:

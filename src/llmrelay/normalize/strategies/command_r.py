@@ -35,7 +35,7 @@ import re
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import calls_in, decode_json, read_json_calls
-from .._scan import find_balanced_end
+from .._scan import find_balanced_end, json_prefix
 from .._text import cut_spans, join_pieces
 from .._types import CallReading, Candidate, Parsed
 
@@ -72,16 +72,15 @@ def _parse_blocks(text: str) -> Parsed | None:
         block = token[len("<|START_") : -2] if token.startswith("<|START_") else ""  # "": after an end token
         if block == "THINKING":
             continue  # The plan and reasoning: not content.
-        start = len(after) - len(after.lstrip())
-        if block != "ACTION" or after[start : start + 1] not in ("[", "{"):
+        found = json_prefix(after) if block == "ACTION" else None
+        if found is None:
             kept.append(after)  # Content, or prose after a mention of the action token.
             continue
         if len(readings) >= MAX_CALLS:
             readings.append(too_many_calls())
             break
-        end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
-        readings.extend(read_json_calls(after[start:end], "in the action block"))
-        kept.append(after[end:])  # Text after the list when <|END_ACTION|> is missing.
+        readings.extend(read_json_calls(found[0], "in the action block"))
+        kept.append(found[1])  # Text after the list when <|END_ACTION|> is missing.
     if not readings:
         return None  # An answer without a call comes back whole, tokens included.
     return Parsed.from_readings(readings, text=join_pieces(kept))

@@ -23,7 +23,7 @@ import re
 
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import read_json_calls
-from .._scan import find_balanced_end
+from .._scan import json_prefix
 from .._text import join_pieces
 from .._types import CallReading, Parsed
 
@@ -47,16 +47,15 @@ class GraniteToolCall:
         readings: list[CallReading] = []
         for index in range(1, len(parts), 2):
             token, after = parts[index], parts[index + 1]
-            start = len(after) - len(after.lstrip())
-            if token not in _OPENERS or after[start : start + 1] not in ("[", "{"):
+            found = json_prefix(after) if token in _OPENERS else None
+            if found is None:
                 kept.append(after)  # The JSON's closing tag, the end token, or a mere mention.
                 continue
             if len(readings) >= MAX_CALLS:
                 readings.append(too_many_calls())
                 break
-            end = find_balanced_end(after, start) or len(after)  # Unbalanced: it runs to the end.
-            readings.extend(read_json_calls(after[start:end], f"after {token}"))
-            kept.append(after[end:])
+            readings.extend(read_json_calls(found[0], f"after {token}"))
+            kept.append(found[1])
         if not readings:
             return None
         return Parsed.from_readings(readings, text=join_pieces(kept))

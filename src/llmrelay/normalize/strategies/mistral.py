@@ -25,7 +25,7 @@ import re
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import call_from_parts, is_tool_name, read_json_calls
-from .._scan import find_balanced_end
+from .._scan import json_prefix
 from .._text import join_pieces
 from .._types import CallReading, Parsed
 
@@ -68,9 +68,8 @@ class MistralToolCalls:
 
 def _read_body(body: str, *, at_end: bool) -> tuple[list[CallReading], str] | None:
     """The calls in the text after one token, and the prose after them; None for a mention."""
-    if body.lstrip().startswith(("[", "{")):
-        value, rest = _json_prefix(body)
-        return read_json_calls(value, f"after {_MARKER}"), rest  # v2–v7: an array of calls.
+    if (found := json_prefix(body)) is not None:
+        return read_json_calls(found[0], f"after {_MARKER}"), found[1]  # v2–v7: an array of calls.
     if "[ARGS]" in body or "[CALL_ID]" in body:
         return _read_v11(body, at_end=at_end)
     if glued := _GLUED.match(body):
@@ -96,8 +95,4 @@ def _read_v11(body: str, *, at_end: bool) -> tuple[list[CallReading], str]:
 
 def _json_prefix(text: str) -> tuple[str, str]:
     """Split `text` into the JSON value it starts with and the prose after it."""
-    start = len(text) - len(text.lstrip())
-    if text[start : start + 1] not in ("[", "{"):
-        return text.strip(), ""  # Not JSON at all: the reader reports it.
-    end = find_balanced_end(text, start) or len(text)  # Unbalanced: it runs to the end.
-    return text[start:end], text[end:]
+    return json_prefix(text) or (text.strip(), "")  # Not JSON at all: the reader reports it.
