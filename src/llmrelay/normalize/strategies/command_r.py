@@ -36,7 +36,8 @@ from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end, json_prefix
-from .._text import cut_spans, join_pieces
+from .._text import cut_spans
+from .._tokens import read_token_sections
 from .._types import CallReading, Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
@@ -63,27 +64,21 @@ class CommandRAction:
 
 
 def _parse_blocks(text: str) -> Parsed | None:
-    """Command R7B / Command A: sort the text into action, thinking and response blocks."""
-    parts = _TOKEN.split(text)  # text, token, text, token, …, text
-    kept = [parts[0]]  # the text parts that are content
-    readings: list[CallReading] = []
-    for index in range(1, len(parts), 2):
-        token, after = parts[index], parts[index + 1]
-        block = token[len("<|START_") : -2] if token.startswith("<|START_") else ""  # "": after an end token
-        if block == "THINKING":
-            continue  # The plan and reasoning: not content.
-        found = json_prefix(after) if block == "ACTION" else None
-        if found is None:
-            kept.append(after)  # Content, or prose after a mention of the action token.
-            continue
-        if len(readings) >= MAX_CALLS:
-            readings.append(too_many_calls())
-            break
-        readings.extend(read_json_calls(found[0], "in the action block"))
-        kept.append(found[1])  # Text after the list when <|END_ACTION|> is missing.
-    if not readings:
-        return None  # An answer without a call comes back whole, tokens included.
-    return Parsed.from_readings(readings, text=join_pieces(kept))
+    """Command R7B / Command A: sort the text into action, thinking and response blocks.
+
+    The thinking block is the plan and reasoning: not content. The response block, and the
+    text after an action's list when `<|END_ACTION|>` is missing, are. An answer without a call
+    comes back whole, tokens included.
+    """
+    return read_token_sections(
+        text, _TOKEN, ("<|START_ACTION|>",), _read_action_block, starts="{[", hidden=("<|START_THINKING|>",)
+    )
+
+
+def _read_action_block(_token: str, after: str, _following: str) -> tuple[list[CallReading], str] | None:
+    """The calls in the JSON list an action block starts with, and the text after it."""
+    found = json_prefix(after)
+    return None if found is None else (read_json_calls(found[0], "in the action block"), found[1])
 
 
 def _parse_action_lines(text: str) -> Parsed | None:

@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import re
 
-from .._budget import MAX_CALLS, too_many_calls
 from .._calls import read_json_calls
 from .._scan import json_prefix
-from .._text import join_pieces
+from .._tokens import read_token_sections
 from .._types import CallReading, Parsed
 
 _OPENERS = ("<|tool_call|>", "<function_call>")
@@ -42,20 +41,11 @@ class GraniteToolCall:
 
     def parse(self, text: str) -> Parsed | None:
         """Read the JSON after each marker; None when no marker is followed by JSON."""
-        parts = _TOKEN.split(text)  # text, token, text, token, …, text
-        kept = [parts[0]]  # the text parts that are content
-        readings: list[CallReading] = []
-        for index in range(1, len(parts), 2):
-            token, after = parts[index], parts[index + 1]
-            found = json_prefix(after) if token in _OPENERS else None
-            if found is None:
-                kept.append(after)  # The JSON's closing tag, the end token, or a mere mention.
-                continue
-            if len(readings) >= MAX_CALLS:
-                readings.append(too_many_calls())
-                break
-            readings.extend(read_json_calls(found[0], f"after {token}"))
-            kept.append(found[1])
-        if not readings:
-            return None
-        return Parsed.from_readings(readings, text=join_pieces(kept))
+        # After the JSON's closing tag, the end token, or a mere mention: content.
+        return read_token_sections(text, _TOKEN, _OPENERS, _read_after, starts="{[")
+
+
+def _read_after(token: str, after: str, _following: str) -> tuple[list[CallReading], str] | None:
+    """The calls in the JSON after a marker, and the prose after it; None when no JSON follows."""
+    found = json_prefix(after)
+    return None if found is None else (read_json_calls(found[0], f"after {token}"), found[1])

@@ -34,7 +34,8 @@ from ..._envelope import RejectedCall, RejectionKind
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import is_tool_name, read_json_calls
 from .._scan import find_balanced_end
-from .._text import join_pieces, skip_space
+from .._text import skip_space
+from .._tokens import read_token_sections
 from .._types import CallReading, Candidate, Parsed
 
 _TAG, _START, _END = "<|python_tag|>", "<|python_start|>", "<|python_end|>"
@@ -67,7 +68,7 @@ class LlamaPythonTag:
         if not _starts_json_sequence(text):
             return None  # One JSON value is JsonDocument's; `;`-joined values that are no calls are data.
         readings, rest = _json_sequence(text)
-        return _parsed(readings, [rest])
+        return Parsed.from_readings(readings, text=rest.strip())
 
 
 def _starts_json_sequence(text: str) -> bool:
@@ -81,28 +82,14 @@ def _starts_json_sequence(text: str) -> bool:
 
 
 def _parse_tags(text: str) -> Parsed | None:
-    parts = _TOKEN.split(text)  # text, token, text, token, …, text
-    kept = [parts[0]]  # the text parts that are content
-    readings: list[CallReading] = []
-    for index in range(1, len(parts), 2):
-        token, body = parts[index], parts[index + 1]
-        next_token = parts[index + 2] if index + 2 < len(parts) else ""
-        found = _read_body(token, body, next_token) if body.strip() else None
-        if found is None:
-            kept.append(body)  # After an end token, or prose after a mention of a tag.
-            continue
-        if len(readings) >= MAX_CALLS:
-            readings.append(too_many_calls())
-            break
-        readings.extend(found[0])
-        kept.append(found[1])
-    return _parsed(readings, kept) if readings else None
+    # After an end token, or prose after a mention of a tag: content.
+    return read_token_sections(text, _TOKEN, (_TAG, _START), _read_body)
 
 
 def _read_body(token: str, body: str, next_token: str) -> tuple[list[CallReading], str] | None:
     """The calls in the text after one tag and the prose after them; None for a mere mention."""
-    if token not in (_TAG, _START):
-        return None  # Text after an end token.
+    if not body.strip():
+        return None  # A tag followed by blank space only.
     if body.lstrip().startswith("{") or _JSON_LIST.match(body):
         return _json_sequence(body)
     if _CALL_LIST.match(body) or _BUILTIN_CALL.match(body):
@@ -179,7 +166,3 @@ def _function_name(func: ast.expr) -> str | None:
         name = owner if func.attr == "call" else f"{owner}.{func.attr}" if owner else None
         return name if is_tool_name(name) else None
     return None
-
-
-def _parsed(readings: list[CallReading], kept: list[str]) -> Parsed:
-    return Parsed.from_readings(readings, text=join_pieces(kept))

@@ -23,10 +23,9 @@ from __future__ import annotations
 import re
 
 from ..._envelope import RejectedCall, RejectionKind
-from .._budget import MAX_CALLS, too_many_calls
 from .._calls import call_from_parts, is_tool_name, read_json_calls
 from .._scan import json_prefix
-from .._text import join_pieces
+from .._tokens import read_token_sections
 from .._types import CallReading, Parsed
 
 _MARKER = "[TOOL_CALLS]"
@@ -46,28 +45,13 @@ class MistralToolCalls:
 
     def parse(self, text: str) -> Parsed | None:
         """Read the calls after each token; None when no token is followed by a call."""
-        parts = _TOKEN.split(text)  # text, token, text, token, …, text
-        kept = [parts[0]]  # the text parts that are content
-        readings: list[CallReading] = []
-        for index in range(1, len(parts), 2):
-            token, body = parts[index], parts[index + 1]
-            at_end = index + 2 == len(parts)
-            found = _read_body(body, at_end=at_end) if token == _MARKER and body else None
-            if found is None:
-                kept.append(body)  # After `</s>`, or a mention of the token.
-                continue
-            if len(readings) >= MAX_CALLS:
-                readings.append(too_many_calls())
-                break
-            readings.extend(found[0])
-            kept.append(found[1])
-        if not readings:
-            return None
-        return Parsed.from_readings(readings, text=join_pieces(kept))
+        # After `</s>`, or a mention of the token: content.
+        return read_token_sections(text, _TOKEN, (_MARKER,), _read_body)
 
 
-def _read_body(body: str, *, at_end: bool) -> tuple[list[CallReading], str] | None:
+def _read_body(_token: str, body: str, following: str) -> tuple[list[CallReading], str] | None:
     """The calls in the text after one token, and the prose after them; None for a mention."""
+    at_end = not following  # No token after this text: the answer ends with it.
     if (found := json_prefix(body)) is not None:
         return read_json_calls(found[0], f"after {_MARKER}"), found[1]  # v2–v7: an array of calls.
     if "[ARGS]" in body or "[CALL_ID]" in body:
