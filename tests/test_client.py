@@ -50,11 +50,15 @@ def test_text_format_calls_are_read_from_the_answer() -> None:
 
 
 def test_invalid_calls_are_rejected_and_traced() -> None:
-    c, _ = client([NativeCall("get_weather", '{"days": 2}'), NativeCall("delete_all", "{}")])
+    c, _ = client(
+        [NativeCall("get_weather", '{"days": 2}'), NativeCall("delete_all", "{}")],
+        max_repairs=0,
+        modes=["native_tools"],
+    )
     resp = c.complete(ASK, tools=[WEATHER])
     assert resp.tool_calls == [] and resp.needs_more_work is None
     assert [r.kind for r in resp.rejected] == ["invalid_arguments"]
-    assert resp.attempts[0].outcome == "rejected_calls" and "missing required argument 'city'" in str(
+    assert resp.attempts[0].outcome == "exhausted" and "missing required argument 'city'" in str(
         resp.attempts[0].reason
     )
 
@@ -98,11 +102,10 @@ def test_forced_mode_wins_and_json_schema_carries_the_envelope_schema() -> None:
 def test_the_learner_stops_choosing_a_rejected_mode() -> None:
     learner = CapabilityLearner()
     rejection = UnsupportedFeatureError("tools are not supported", feature="native_tools", provider="fake", status=400)
-    c, fake = client([rejection, "fine"], learner=learner)
-    with pytest.raises(UnsupportedFeatureError):
-        c.complete(ASK, tools=[WEATHER])
+    c, fake = client([rejection, "fine", "fine again"], learner=learner)
+    assert c.complete(ASK, tools=[WEATHER]).content == "fine"  # Fell back to the next mode at once.
     c.complete(ASK, tools=[WEATHER])
-    assert [r.mode for r in fake.requests] == ["native_tools", "json_schema"]
+    assert [r.mode for r in fake.requests] == ["native_tools", "json_schema", "json_schema"]
     assert "native_tools" in learner.learned("openai", "gpt-4o-mini")
 
 
@@ -120,7 +123,7 @@ def test_the_learner_stops_choosing_a_rejected_mode() -> None:
     ],
 )
 def test_tool_choice_forms(given: Any, expected: Any) -> None:
-    c, fake = client(["ok"])
+    c, fake = client(["ok"], max_repairs=0, modes=["native_tools"])
     c.complete(ASK, tools=[WEATHER], tool_choice=given)
     assert fake.requests[0].tool_choice == expected
 

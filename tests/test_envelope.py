@@ -38,6 +38,7 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "provider_finish_reason",
         "usage",
         "attempts",
+        "degraded",
     ]
 
 

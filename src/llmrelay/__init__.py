@@ -2,9 +2,11 @@
 
 from ._client import AsyncClient, Client
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
+from ._retry import RetryPolicy
 from ._tools import Tool, to_tool
 from ._types import Message, NamedTool
 from .errors import (
+    AllAttemptsFailed,
     AuthenticationError,
     BadRequestError,
     ConfigError,
@@ -28,6 +30,7 @@ from .normalize import Strategy, parse_response, register_strategy, unregister_s
 __version__ = "0.1.0"
 
 __all__ = [
+    "AllAttemptsFailed",
     "AsyncClient",
     "Attempt",
     "AuthenticationError",
@@ -52,6 +55,7 @@ __all__ = [
     "RateLimitError",
     "RejectedCall",
     "RejectionKind",
+    "RetryPolicy",
     "ServerError",
     "Strategy",
     "Tool",

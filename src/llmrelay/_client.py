@@ -1,21 +1,25 @@
 """`Client` and `AsyncClient`: wire the pipeline together, nothing more.
 
-Both share `_Pipeline`, which chooses the mode, builds the `Request` and turns the answer into a
-`Completion`; only the adapter call differs (`send` or `asend`).
+Both share `_Pipeline`: it reads the arguments, plans the (model, mode) steps and sets up the
+flow (`_flow.run`), which decides repairs and fallbacks. The two clients only drive that flow,
+making each call through the retry policy with the adapter's `send` or `asend`.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, cast
+from functools import partial
+from typing import Any, cast
 
 from ._envelope import Attempt, Completion, Mode
+from ._fallback import Step, plan
+from ._flow import Call, Flow, Policy, record_retry, run
 from ._instructions import envelope_schema
 from ._messages import MessageLike, to_messages
-from ._respond import to_completion
+from ._repair import RepairTrigger, problems
+from ._retry import RetryPolicy
 from ._tools import Tool, ToolLike, to_tools
-from ._types import NamedTool, RawResponse, Request, ToolChoice
+from ._types import Message, NamedTool, Request, ToolChoice
 from .adapters import Adapter, ProviderOptions, adapter_class
 from .capabilities import CapabilityLearner, Feature, lookup, modes
 from .errors import ConfigError, ProviderError, UnsupportedFeatureError
@@ -26,6 +30,7 @@ _shared_learner = CapabilityLearner()
 """What models rejected, learned by every client of this process unless one is given its own."""
 
 Messages = str | Sequence[MessageLike]
+ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
 
 
 def parse_model(model: str) -> tuple[str, str]:
@@ -41,7 +46,7 @@ def parse_model(model: str) -> tuple[str, str]:
 
 
 class _Pipeline:
-    """What `Client` and `AsyncClient` share: everything except the call itself."""
+    """What `Client` and `AsyncClient` share: everything except making the call."""
 
     def __init__(
         self,
@@ -52,70 +57,120 @@ class _Pipeline:
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
         mode: Mode | None = None,
+        modes: Sequence[Mode] | None = None,
         params: Mapping[str, Any] | None = None,
+        fallback_models: Sequence[str] = (),
+        providers: Mapping[str, ProviderOptions] | None = None,
+        max_repairs: int = 2,
+        max_steps: int = 8,
+        max_tokens_on_length: int | None = None,
+        retry: RetryPolicy | None = None,
         capabilities: Mapping[str, Mapping[str, object]] | None = None,
         learner: CapabilityLearner | None = None,
         strict: bool = False,
+        repair_trigger: RepairTrigger = problems,
         adapter: Adapter | None = None,
     ) -> None:
+        """Set up a client for `model` ("provider:model-name").
+
+        Args:
+            model: the model to call, e.g. "openai:gpt-4o-mini".
+            api_key: the key for the model's provider (default: the provider's environment variable).
+            base_url: another endpoint for the model's provider (required for "openai-compatible").
+            timeout: seconds to wait for each answer.
+            headers: extra HTTP headers for the model's provider.
+            mode: always use this output mode.
+            modes: the modes allowed, in the order to try them (default: all the model supports).
+            params: default generation parameters (temperature, max_tokens…).
+            fallback_models: models to escalate to, in order, when this one is unusable.
+            providers: connection options per provider, for the fallback models' providers.
+            max_repairs: how many times a broken answer is sent back for correction (0: never).
+            max_steps: the fallback budget: at most this many (model, mode) steps per request.
+            max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
+            retry: the transient-retry policy (default `RetryPolicy()`).
+            capabilities: capability overrides, `{model pattern: {field: value}}`.
+            learner: where refused modes are remembered (default: shared by the process).
+            strict: accept only explicit tool-call constructs in text answers.
+            repair_trigger: what counts as a broken answer (default `_repair.problems`).
+            adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
+        """
         self.provider, self.model = parse_model(model)
-        _check_mode(mode)
+        for forced in (mode, *(modes or ())):
+            _check_mode(forced)
         self.mode = mode
+        self.modes = tuple(modes) if modes else None
         self.params = dict(params or {})
+        self.fallback_models = [parse_model(m) for m in fallback_models]
+        self.max_repairs = max_repairs
+        self.max_steps = max_steps
+        self.max_tokens_on_length = max_tokens_on_length
+        self.retry = retry or RetryPolicy()
         self.strict = strict
+        self.repair_trigger = repair_trigger
         self.learner = learner or _shared_learner
         self._overrides = capabilities
-        self._options = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
-        self._adapter = adapter or adapter_class(self.provider)(self._options)  # type: ignore[call-arg]
-        lookup(self.provider, self.model, capabilities)  # Bad capability overrides fail here, not on first call.
+        self._options = {**(providers or {})}
+        self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
+        self._adapters: dict[str, Adapter] = {}
+        if adapter is not None:
+            self._adapters[self.provider] = adapter
+        for provider, name in [(self.provider, self.model), *self.fallback_models]:
+            self.adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
+            lookup(provider, name, capabilities)  # So do bad capability overrides.
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
 
-    def plan_mode(self, tools: tuple[Tool, ...], forced: Mode | None) -> Mode:
-        """The mode for this request: forced, else the best the model supports (text without tools)."""
-        if forced is not None or self.mode is not None:
-            return forced or self.mode  # type: ignore[return-value]
-        if not tools:
-            return "text"
-        caps = self.learner.apply(self.provider, self.model, lookup(self.provider, self.model, self._overrides))
-        return modes(caps)[0]
+    def adapter_for(self, provider: str) -> Adapter:
+        """The adapter for a provider of the plan, built on first use."""
+        if provider not in self._adapters:
+            options = self._options.get(provider, ProviderOptions())
+            self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
+        return self._adapters[provider]
 
-    def request(
+    def supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
+        """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
+        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides))
+        supported = modes(caps)
+        if self.modes is None:
+            return supported
+        return tuple(m for m in self.modes if m in supported) or ("text",)
+
+    def flow(
         self,
         messages: Messages,
         tools: Sequence[ToolLike] | None,
         mode: Mode | None,
-        tool_choice: object,
+        tool_choice: ToolChoiceLike,
         params: dict[str, Any],
-    ) -> Request:
+        trace: list[Attempt],
+    ) -> Flow:
+        """The flow of one request: its plan, how each step's request is built, the policy."""
         _check_mode(mode)
         tool_list = tuple(to_tools(tools).values())
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
-        chosen = self.plan_mode(tool_list, mode)
-        return Request(
-            model=self.model,
-            messages=conversation,
-            mode=chosen,
-            tools=tool_list,
-            tool_choice=_tool_choice(tool_choice, tool_list),
-            params={**self.params, **params},
-            response_schema=envelope_schema(tool_list) if chosen == "json_schema" else None,
-        )
+        choice = _tool_choice(tool_choice, tool_list)
+        merged = {**self.params, **params}
+        models = [(self.provider, self.model), *self.fallback_models]
+        forced = mode or self.mode or (None if tool_list else "text")
+        steps = plan(models, self.supported_modes, forced=forced, max_steps=self.max_steps)
 
-    def finish(self, request: Request, raw: RawResponse, started: float) -> Completion:
-        """Turn the adapter's answer into the result, with this attempt in its trace."""
-        duration = time.monotonic() - started
-        result = to_completion(raw, tools=request.tools, mode=request.mode, strict=self.strict, attempts=[])
-        reasons = "; ".join(r.reason for r in result.rejected) or None
-        outcome: Literal["ok", "rejected_calls"] = "rejected_calls" if reasons else "ok"
-        result.attempts.append(Attempt(self.provider, self.model, request.mode, outcome, reasons, duration, raw.usage))
-        return result
+        def build(step: Step) -> Request:
+            schema = envelope_schema(tool_list) if step.mode == "json_schema" else None
+            return Request(step.model, conversation, step.mode, tool_list, choice, merged, schema)
 
-    def learn(self, error: ProviderError) -> None:
-        """Tell the learner when the model refused a mode itself, so it is not chosen again."""
+        policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn)
+        return run(steps, build, policy, trace)
+
+    def learn(self, step: Step, error: ProviderError) -> None:
+        """Tell the learner when a model refused a mode itself, so it is not chosen again."""
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
-            self.learner.record_rejection(self.provider, self.model, cast(Feature, error.feature), error.message)
+            self.learner.record_rejection(step.provider, step.model, cast(Feature, error.feature), error.message)
+
+    def send(self, call: Call, trace: list[Attempt]) -> Any:
+        """One call through the retry policy (sync)."""
+        adapter = self.adapter_for(call.step.provider)
+        return self.retry.call(partial(adapter.send, call.request), on_retry=partial(record_retry, trace, call.step))
 
 
 class Client(_Pipeline):
@@ -126,9 +181,10 @@ class Client(_Pipeline):
     resp = client.complete([{"role": "user", "content": "Weather in Paris?"}], tools=[get_weather])
     ```
 
-    Swapping provider is a change of the model string: "anthropic:claude-sonnet-4-5",
+    Swapping provider is a change of the model string: "anthropic:claude-sonnet-4-6",
     "gemini:gemini-2.5-flash", "groq:llama-3.3-70b-versatile", "openrouter:…", or
     "openai-compatible:<model>" with `base_url=` for Ollama, vLLM, LM Studio and the like.
+    Safe to share between threads: a call keeps its state to itself.
     """
 
     def complete(
@@ -137,10 +193,14 @@ class Client(_Pipeline):
         tools: Sequence[ToolLike] | None = None,
         *,
         mode: Mode | None = None,
-        tool_choice: str | Mapping[str, Any] | NamedTool | None = None,
+        tool_choice: ToolChoiceLike = None,
         **params: Any,
     ) -> Completion:
-        """Send the conversation and return the normalized answer.
+        """Send the conversation and return the normalized, validated answer.
+
+        Transient failures are retried; broken answers are sent back for repair; a mode the
+        model refuses, or a model that is unusable, makes the request fall back down the plan.
+        Every step is in `attempts`.
 
         Args:
             messages: the conversation (dicts in the OpenAI chat shape, `Message`s, earlier
@@ -148,19 +208,26 @@ class Client(_Pipeline):
             tools: what the model may call (functions, pydantic models, schema dicts, `Tool`s).
             mode: force an output mode instead of the best one the model supports.
             tool_choice: "auto", "none", "required", or the name of one tool to call.
-            **params: generation parameters passed to the provider (temperature, max_tokens, stop…).
+            **params: generation parameters passed to the provider (temperature, max_tokens…).
 
         Raises:
-            ProviderError: the provider refused or failed (see `llmrelay.errors` for the kinds).
+            ProviderError: a failure that falling back cannot fix (authentication, a bad request).
+            AllAttemptsFailed: every step of the plan failed; holds each error and the trace.
         """
-        request = self.request(messages, tools, mode, tool_choice, params)
-        started = time.monotonic()
+        trace: list[Attempt] = []
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace)
         try:
-            raw = self._adapter.send(request)
-        except ProviderError as error:
-            self.learn(error)
-            raise
-        return self.finish(request, raw, started)
+            call = next(flow)
+            while True:
+                try:
+                    raw = self.send(call, trace)
+                except ProviderError as error:
+                    call = flow.throw(error)
+                else:
+                    call = flow.send(raw)
+        except StopIteration as stop:
+            result: Completion = stop.value
+            return result
 
 
 class AsyncClient(_Pipeline):
@@ -172,18 +239,27 @@ class AsyncClient(_Pipeline):
         tools: Sequence[ToolLike] | None = None,
         *,
         mode: Mode | None = None,
-        tool_choice: str | Mapping[str, Any] | NamedTool | None = None,
+        tool_choice: ToolChoiceLike = None,
         **params: Any,
     ) -> Completion:
-        """Send the conversation and return the normalized answer (see `Client.complete`)."""
-        request = self.request(messages, tools, mode, tool_choice, params)
-        started = time.monotonic()
+        """Send the conversation and return the normalized, validated answer (see `Client.complete`)."""
+        trace: list[Attempt] = []
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace)
         try:
-            raw = await self._adapter.asend(request)
-        except ProviderError as error:
-            self.learn(error)
-            raise
-        return self.finish(request, raw, started)
+            call = next(flow)
+            while True:
+                adapter = self.adapter_for(call.step.provider)
+                try:
+                    raw = await self.retry.acall(
+                        partial(adapter.asend, call.request), on_retry=partial(record_retry, trace, call.step)
+                    )
+                except ProviderError as error:
+                    call = flow.throw(error)
+                else:
+                    call = flow.send(raw)
+        except StopIteration as stop:
+            result: Completion = stop.value
+            return result
 
 
 def _check_mode(mode: object) -> None:
@@ -207,3 +283,6 @@ def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
         return NamedTool(name)
     known = ", ".join(t.name for t in tools) or "no tools were given"
     raise ConfigError(f"tool_choice {choice!r} is not auto, none, required or a tool's name ({known})")
+
+
+__all__ = ["AsyncClient", "Client", "Message"]

@@ -98,6 +98,10 @@ class Usage:
 _NO_USAGE = Usage()  # Immutable, so one shared default (cheaper than a factory on the hot path).
 
 
+Outcome = Literal["ok", "retry", "error", "repair", "exhausted", "truncated", "degraded"]
+"""What happened to one attempt (see `Attempt.outcome`)."""
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One step of a request: a call to a provider, and how it ended."""
@@ -108,8 +112,11 @@ class Attempt:
     """The model asked."""
     mode: Mode
     """The output mode asked for."""
-    outcome: Literal["ok", "error", "rejected_calls"]
-    """ok: an answer was read; error: the call failed; rejected_calls: answered, with calls rejected."""
+    outcome: Outcome
+    """What happened: `ok` (the answer was accepted), `retry` (a transient failure, tried again),
+    `error` (the call failed; the plan falls back or raises), `repair` (the answer had problems and
+    the model was asked to fix them), `exhausted` (problems remained with no repairs left),
+    `truncated` (cut off at the token limit), `degraded` (a text-only answer after every step failed)."""
     reason: str | None = None
     """Why it did not simply succeed (the error, or the rejections), in words."""
     duration: float = 0.0
@@ -152,6 +159,8 @@ class Completion:
     """Tokens used, summed over every attempt of the request."""
     attempts: list[Attempt] = field(default_factory=list)
     """The trace: every call made for this request, with its outcome and reason."""
+    degraded: bool = False
+    """True when every tool-capable step failed and this is a text-only answer, without tools."""
 
 
 _T = TypeVar("_T")

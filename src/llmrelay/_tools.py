@@ -38,13 +38,12 @@ class Tool:
     @cached_property
     def validator(self) -> Validator:
         """A JSON-schema validator for the arguments, built once per tool."""
-        from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
-
         from jsonschema.exceptions import SchemaError
+        from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
 
         cls = validator_for(self.parameters)
         try:
-            cls.check_schema(self.parameters)
+            cls.check_schema(dict(self.parameters))
         except SchemaError as exc:
             raise ConfigError(f"tool {self.name!r}: parameters is not a valid JSON schema: {exc.message}") from exc
         validator: Validator = cls(self.parameters)

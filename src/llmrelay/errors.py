@@ -19,6 +19,8 @@ LLMRelayError
 │       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
 ├── NormalizationError           nothing usable could be read from the answer
 └── CassetteError                a recorded cassette file cannot be read
+AllAttemptsFailed (an ExceptionGroup, and an LLMRelayError): every step of the fallback plan
+failed; holds each failure and the trace of attempts
 ```
 
 Adapters translate the SDKs' exceptions at the boundary (the original is kept as `__cause__`),
@@ -28,8 +30,17 @@ The normalizer itself never raises on text: what it cannot read is reported on t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if sys.version_info >= (3, 11):
+    from builtins import ExceptionGroup
+else:  # pragma: no cover - Python 3.10
+    from exceptiongroup import ExceptionGroup
+
+if TYPE_CHECKING:
+    from ._envelope import Attempt
 
 
 class LLMRelayError(Exception):
@@ -154,3 +165,27 @@ class NormalizationError(LLMRelayError):
 
 class CassetteError(LLMRelayError):
     """A cassette file could not be read: not YAML, not a cassette, or a part missing or wrong."""
+
+
+class AllAttemptsFailed(ExceptionGroup, LLMRelayError):
+    """Every step of the plan failed: each failure is in `exceptions`, the whole trace in `attempts`.
+
+    An `ExceptionGroup`, so `except* RateLimitError` picks out the failures of one kind.
+    """
+
+    attempts: list[Attempt]
+
+    def __new__(
+        cls, message: str, exceptions: Sequence[Exception], attempts: Sequence[Attempt] = ()
+    ) -> AllAttemptsFailed:
+        """Make the group, keeping the trace on it."""
+        self = super().__new__(cls, message, exceptions)
+        self.attempts = list(attempts)
+        return self
+
+    def __init__(self, message: str, exceptions: Sequence[Exception], attempts: Sequence[Attempt] = ()) -> None:
+        super().__init__(message, exceptions)
+
+    def derive(self, excs: Sequence[Exception]) -> AllAttemptsFailed:  # type: ignore[override]
+        """Keep the trace on the groups `except*` splits off."""
+        return AllAttemptsFailed(self.message, excs, self.attempts)

@@ -262,7 +262,16 @@ class Setup:
         mode = mode_of(interaction.request, target.expected["structured_request"])
         tools = recorded_tools(recorded_body(interaction.request))
         # A learner of its own: a recorded 400 must not teach the process-wide one.
-        options = {"api_key": API_KEY, "base_url": base_url, "learner": CapabilityLearner()}
+        # One recorded answer per call: no retries, repairs or fallbacks (those are tested with scripted
+        # providers), so each interaction shows exactly how the adapter reads one real answer.
+        options = {
+            "api_key": API_KEY,
+            "base_url": base_url,
+            "learner": CapabilityLearner(),
+            "retry": llmrelay.RetryPolicy(max_attempts=1),
+            "max_repairs": 0,
+            "max_steps": 1,
+        }
         return cls(target, interaction, provider, model, mode, tools, options, Replayer([interaction]))
 
     @property

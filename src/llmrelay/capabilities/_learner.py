@@ -37,11 +37,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-
 def _warn(message: str, *args: object) -> None:
     import logging  # Only when something goes wrong: logging costs ~3 ms at import.
 
     logging.getLogger("llmrelay.capabilities").warning(message, *args)
+
 
 FEATURES: frozenset[str] = frozenset(get_args(Feature))
 

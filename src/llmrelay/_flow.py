@@ -1,0 +1,180 @@
+"""The conversation behind one `complete()`: repairs and fallbacks, written once for sync and async.
+
+`run` is a generator: it yields each provider call to make (`Call`) and is sent the answer, or
+has the call's `ProviderError` thrown into it. The client drives it with `send` (Client) or
+`asend` (AsyncClient), wrapping each call in the retry policy; everything else — checking the
+answer, asking for repairs, moving down the fallback plan, the trace — happens here, once.
+(httpx drives its auth flows the same way.)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, replace
+
+from ._envelope import Attempt, Completion, Outcome, Usage
+from ._fallback import Step, model_is_unusable, should_fall_back
+from ._repair import RepairTrigger, is_truncated, repair_request
+from ._respond import to_completion
+from ._types import RawResponse, Request
+from .errors import AllAttemptsFailed, ProviderError
+
+
+@dataclass(frozen=True)
+class Call:
+    """One provider call the flow needs made."""
+
+    step: Step
+    request: Request
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The budgets and decisions of one request's flow."""
+
+    max_repairs: int
+    """Repair rounds per step (0: none)."""
+    strict: bool
+    """Accept only explicit tool-call constructs in text."""
+    trigger: RepairTrigger
+    """What counts as a broken answer (`_repair.problems` by default)."""
+    max_tokens_on_length: int | None
+    """When set, an answer cut off at the token limit is asked again once with this budget."""
+    learn: Callable[[Step, ProviderError], None]
+    """Told of every failed call (the capability learner listens)."""
+
+
+Flow = Generator[Call, RawResponse, Completion]
+
+
+@dataclass
+class _Done:
+    result: Completion
+    accepted: bool
+
+
+def run(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trace: list[Attempt]) -> Flow:
+    """Try the plan's steps in order until one gives an acceptable answer.
+
+    Returns the first accepted answer; else the last answer whose repairs ran out (it says what
+    was rejected); else, when every step failed and tools were asked for, a text-only answer
+    without tools from the first model still usable, flagged `degraded`. Raises an error that
+    must not be fallen back from as soon as it comes; when everything failed, the one error, or
+    `AllAttemptsFailed` holding them all.
+    """
+    errors: list[ProviderError] = []
+    partial: Completion | None = None
+    unusable: set[tuple[str, str]] = set()
+    for step in plan:
+        if (step.provider, step.model) in unusable:
+            continue
+        try:
+            done = yield from _step(step, build(step), policy, trace)
+        except ProviderError as error:
+            if not should_fall_back(error):
+                raise
+            errors.append(error)
+            if model_is_unusable(error):
+                unusable.add((step.provider, step.model))
+            continue
+        if done.accepted:
+            return _finish(done.result, trace)
+        partial = done.result
+    if partial is not None:
+        return _finish(partial, trace)
+    usable = [step for step in plan if (step.provider, step.model) not in unusable]
+    if usable and build(plan[0]).tools:
+        return (yield from _degrade(usable[0], build, policy, trace, errors))
+    raise _all_failed(errors, trace)
+
+
+def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) -> Generator[Call, RawResponse, _Done]:
+    """One (model, mode): the call, then up to `max_repairs` corrections."""
+    repairs = 0
+    longer_asked = False
+    while True:
+        started = time.monotonic()
+        try:
+            raw = yield Call(step, request)
+        except ProviderError as error:
+            trace.append(_attempt(step, "error", _reason(error), started))
+            policy.learn(step, error)
+            raise
+        result = to_completion(raw, tools=request.tools, mode=request.mode, strict=policy.strict, attempts=[])
+        if is_truncated(result) and policy.max_tokens_on_length and not longer_asked:
+            trace.append(
+                _attempt(
+                    step,
+                    "truncated",
+                    "cut off at the token limit: asking again with a larger budget",
+                    started,
+                    raw.usage,
+                )
+            )
+            request, longer_asked = _with_max_tokens(request, policy.max_tokens_on_length), True
+            continue
+        found = policy.trigger(result, request)
+        if not found:
+            outcome: Outcome = "truncated" if is_truncated(result) else "ok"
+            trace.append(_attempt(step, outcome, None, started, raw.usage))
+            return _Done(result, accepted=True)
+        if repairs >= policy.max_repairs:
+            trace.append(_attempt(step, "exhausted", "; ".join(found), started, raw.usage))
+            return _Done(result, accepted=False)
+        trace.append(_attempt(step, "repair", "; ".join(found), started, raw.usage))
+        request, repairs = repair_request(request, result, found), repairs + 1
+
+
+def _degrade(
+    first: Step,
+    build: Callable[[Step], Request],
+    policy: Policy,
+    trace: list[Attempt],
+    errors: list[ProviderError],
+) -> Flow:
+    """The last resort: a usable model, in text mode, without tools."""
+    step = Step(first.provider, first.model, "text")
+    request = replace(build(step), tools=(), tool_choice=None, response_schema=None)
+    started = time.monotonic()
+    try:
+        raw = yield Call(step, request)
+    except ProviderError as error:
+        trace.append(_attempt(step, "error", _reason(error), started))
+        raise _all_failed([*errors, error], trace) from None
+    trace.append(
+        _attempt(step, "degraded", "every tool-capable step failed: answered without tools", started, raw.usage)
+    )
+    result = to_completion(raw, tools=(), mode="text", strict=policy.strict, attempts=[])
+    return replace(_finish(result, trace), degraded=True)
+
+
+def _all_failed(errors: list[ProviderError], trace: list[Attempt]) -> ProviderError | AllAttemptsFailed:
+    """The error to raise when nothing worked: the only one as itself, several as a group."""
+    if len(errors) == 1:
+        return errors[0]
+    return AllAttemptsFailed(f"all {len(errors)} steps of the plan failed", errors, trace)
+
+
+def _finish(result: Completion, trace: list[Attempt]) -> Completion:
+    """The answer, with the whole trace and the tokens of every attempt."""
+    total = sum((attempt.usage for attempt in trace), Usage())
+    return replace(result, attempts=list(trace), usage=total)
+
+
+def record_retry(trace: list[Attempt], step: Step, error: BaseException, wait: float) -> None:
+    """Put a transient failure that is about to be retried into the trace."""
+    trace.append(Attempt(step.provider, step.model, step.mode, "retry", f"{_reason(error)}; retrying in {wait:.2f}s"))
+
+
+def _attempt(step: Step, outcome: Outcome, reason: str | None, started: float, usage: Usage | None = None) -> Attempt:
+    elapsed = time.monotonic() - started
+    return Attempt(step.provider, step.model, step.mode, outcome, reason, elapsed, usage or Usage())
+
+
+def _reason(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _with_max_tokens(request: Request, budget: int) -> Request:
+    return replace(request, params={**request.params, "max_tokens": budget})
