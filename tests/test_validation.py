@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+import pydantic
 import pytest
 
-from llmrelay import Tool
+from llmrelay import Tool, to_tool
 from llmrelay._validation import check_arguments
 
 
@@ -127,3 +128,42 @@ ROWS = [
 def test_check_arguments(row: Row) -> None:
     coerced, errors = check_arguments(Tool("t", parameters=row.schema), row.arguments)
     assert (coerced, tuple(errors)) == (row.coerced, row.errors)
+
+
+# Tools made from Python are validated with pydantic (after the same lossless coercion).
+def forecast(city: str, days: int = 1, units: Literal["metric", "imperial"] = "metric") -> str:
+    """Forecast."""
+    return city
+
+
+class Booking(pydantic.BaseModel):
+    hotel: str
+    nights: int = pydantic.Field(ge=1)
+
+
+PYDANTIC_ROWS = [
+    (forecast, {"city": "Paris", "days": "3"}, {"city": "Paris", "days": 3}, ()),
+    (forecast, {"city": 75001}, {"city": "75001"}, ()),
+    (forecast, {"days": 2}, {"days": 2}, ("missing required argument 'city'",)),
+    (
+        forecast,
+        {"city": "Paris", "units": "kelvin"},
+        {"city": "Paris", "units": "kelvin"},
+        ("argument 'units': Input should be 'metric' or 'imperial' (got 'kelvin')",),
+    ),
+    (forecast, {"city": "Paris", "when": "today"}, {"city": "Paris", "when": "today"}, ("unexpected argument 'when'",)),
+    (Booking, {"hotel": "Ritz", "nights": "2"}, {"hotel": "Ritz", "nights": 2}, ()),
+    (
+        Booking,
+        {"hotel": "Ritz", "nights": 0},
+        {"hotel": "Ritz", "nights": 0},
+        ("argument 'nights': Input should be greater than or equal to 1 (got 0)",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "arguments", "coerced", "errors"), PYDANTIC_ROWS)
+def test_python_tools_are_validated_with_pydantic(
+    source: Any, arguments: dict[str, Any], coerced: dict[str, Any], errors: tuple[str, ...]
+) -> None:
+    assert check_arguments(to_tool(source), arguments) == (coerced, list(errors))

@@ -33,7 +33,8 @@ class Tool:
     function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     """The Python function behind the tool, when it was built from one."""
     model: type[Any] | None = field(default=None, compare=False, repr=False)
-    """The pydantic model behind the tool, when it was built from one."""
+    """The pydantic model that validates the arguments: the user's model, or the one made from a
+    function's signature. When set, arguments are validated with pydantic, not the JSON schema."""
 
     @cached_property
     def validator(self) -> Validator:
@@ -118,10 +119,11 @@ def _from_function(function: Callable[..., Any]) -> Tool:
             pydantic.Field(default, description=parameter_docs.get(parameter.name)),
         )
     name = getattr(function, "__name__", type(function).__name__)
-    model = pydantic.create_model(name, **fields)
+    # Extra arguments are refused: the function could not be called with them.
+    model = pydantic.create_model(name, __config__=pydantic.ConfigDict(extra="forbid"), **fields)
     schema = _drop_titles(model.model_json_schema())
     schema.pop("description", None)
-    return Tool(name=name, description=summary, parameters=schema, function=function)
+    return Tool(name=name, description=summary, parameters=schema, function=function, model=model)
 
 
 def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:

@@ -39,8 +39,32 @@ def check_arguments(tool: Tool, arguments: dict[str, Any]) -> tuple[dict[str, An
     coerced = coerce(arguments, tool.parameters, tool.parameters)
     if not isinstance(coerced, dict):  # The root schema cannot change a dict into something else.
         coerced = arguments
+    if tool.model is not None:
+        return coerced, _pydantic_errors(tool.model, coerced)
     errors = sorted(tool.validator.iter_errors(coerced), key=lambda e: [str(p) for p in e.absolute_path])
     return coerced, [_describe(error) for error in errors]
+
+
+def _pydantic_errors(model: type[Any], arguments: dict[str, Any]) -> list[str]:
+    """Validate with the tool's pydantic model; one message per error, naming the argument."""
+    from pydantic import ValidationError  # Imported only when such a tool is checked.
+
+    try:
+        model.model_validate(arguments)
+    except ValidationError as exc:
+        return [_describe_pydantic(error) for error in exc.errors(include_url=False)]
+    return []
+
+
+def _describe_pydantic(error: Any) -> str:
+    path = _path(list(error["loc"]))
+    if error["type"] == "missing":
+        return f"missing required argument '{path}'"
+    if error["type"] == "extra_forbidden":
+        return f"unexpected argument '{path}'"
+    shown = repr(error.get("input"))
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"argument '{path or '<root>'}': {error['msg']} (got {shown})"
 
 
 def _describe(error: Any) -> str:
