@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ._envelope import Attempt, Completion, Mode
 from ._fallback import Step, plan
@@ -24,6 +24,9 @@ from .adapters import Adapter, ProviderOptions, adapter_class
 from .capabilities import CapabilityLearner, Feature, lookup, modes
 from .errors import ConfigError, ProviderError, UnsupportedFeatureError
 
+if TYPE_CHECKING:
+    from os import PathLike
+
 _MODES: tuple[Mode, ...] = ("native_tools", "json_schema", "json_object", "text")
 _FEATURES = ("native_tools", "json_schema", "json_object", "parallel_tool_calls")
 _shared_learner = CapabilityLearner()
@@ -31,6 +34,7 @@ _shared_learner = CapabilityLearner()
 
 Messages = str | Sequence[MessageLike]
 ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
+_P = TypeVar("_P", bound="_Pipeline")
 
 
 def parse_model(model: str) -> tuple[str, str]:
@@ -117,6 +121,19 @@ class _Pipeline:
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self.adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
             lookup(provider, name, capabilities)  # So do bad capability overrides.
+
+    @classmethod
+    def from_config(
+        cls: type[_P], path: str | PathLike[str] | None = None, profile: str | None = None, **overrides: Any
+    ) -> _P:
+        """A client set up by a profile of a TOML config file (see docs/configuration.md).
+
+        `path` and `profile` are those of `load_config`; keyword arguments are the constructor's
+        and win over the file (`model` and `fallback_models` may name the file's aliases).
+        """
+        from ._config import client_arguments, load_config  # Only those who use a file pay for reading one.
+
+        return cls(**client_arguments(load_config(path, profile), overrides))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
