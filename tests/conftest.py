@@ -25,3 +25,12 @@ def _builtin_strategies() -> Iterator[None]:
     reset_strategies()
     yield
     reset_strategies()
+
+
+NO_BLOWUP_SECONDS = 5.0
+"""The bound for the 'linear on hostile input' tests: they guard against quadratic blowups, not speed.
+
+Linear code takes milliseconds on their inputs and a quadratic scan takes minutes, so a bound this
+generous never flakes on a busy machine and still catches the bug. Speed itself is measured in
+benchmarks/ (parse_speed.py, lenient_json_speed.py), not asserted here.
+"""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from llmrelay.capabilities import classify_rejection
+from tests.conftest import NO_BLOWUP_SECONDS
 
 OPENROUTER_NO_TOOLS = (
     "No endpoints found that support tool use. To learn more about provider routing, "
@@ -117,7 +118,7 @@ def test_linear_on_a_huge_message() -> None:
     message = "not supported " * 200_000 + "tools"
     start = time.perf_counter()
     assert classify_rejection(400, message) == "native_tools"
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < NO_BLOWUP_SECONDS
 
 
 def test_a_path_into_one_tool_is_about_that_tool() -> None:

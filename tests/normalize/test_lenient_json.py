@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay.normalize import LenientJSONError, TruncatedJSONError, loads_lenient
+from tests.conftest import NO_BLOWUP_SECONDS
 
 
 def same(a: object, b: object) -> bool:
@@ -363,4 +364,4 @@ def test_linear_time_on_hostile_input(text: str) -> None:
         loads_lenient(text)
     except LenientJSONError:
         pass
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < NO_BLOWUP_SECONDS

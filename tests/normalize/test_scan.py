@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay.normalize._scan import find_balanced_end, iter_json_spans, json_prefix
+from tests.conftest import NO_BLOWUP_SECONDS
 
 Span = tuple[int, int]
 
@@ -255,4 +256,4 @@ def test_linear_time_on_hostile_input(text: str, nested: bool) -> None:
     list(iter_json_spans(text, nested=nested))
     first = text.find("{")
     find_balanced_end(text, max(first, 0))
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < NO_BLOWUP_SECONDS

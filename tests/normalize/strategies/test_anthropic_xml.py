@@ -7,6 +7,7 @@ import time
 import pytest
 
 from llmrelay.normalize import parse_response
+from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
@@ -127,7 +128,7 @@ def test_200k_unclosed_open_tags_is_linear() -> None:
     result = parse_response(text)
     elapsed = time.perf_counter() - started
     assert (result.tool_calls, result.content) == ([], text)
-    assert elapsed < 0.5
+    assert elapsed < NO_BLOWUP_SECONDS
 
 
 def test_200k_unclosed_invokes_stop_at_the_tag_budget() -> None:
@@ -137,4 +138,4 @@ def test_200k_unclosed_invokes_stop_at_the_tag_budget() -> None:
     elapsed = time.perf_counter() - started
     assert {c.name for c in result.tool_calls} == {"a"}
     assert "not read" in result.rejected[-1].reason
-    assert elapsed < 0.5
+    assert elapsed < NO_BLOWUP_SECONDS

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from llmrelay.normalize import parse_response
+from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
@@ -123,7 +124,7 @@ def test_200k_unclosed_open_tags_is_linear(unit: str) -> None:
     result = parse_response(text)
     elapsed = time.perf_counter() - started
     assert (result.tool_calls, result.content) == ([], text)
-    assert elapsed < 0.5
+    assert elapsed < NO_BLOWUP_SECONDS
 
 
 def test_200k_cut_off_calls_stop_at_the_tag_budget() -> None:
@@ -132,4 +133,4 @@ def test_200k_cut_off_calls_stop_at_the_tag_budget() -> None:
     elapsed = time.perf_counter() - started
     assert result.format == F
     assert "not read" in result.rejected[-1].reason
-    assert elapsed < 0.5
+    assert elapsed < NO_BLOWUP_SECONDS

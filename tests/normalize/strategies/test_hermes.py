@@ -9,6 +9,7 @@ import pytest
 from llmrelay.normalize import parse_response
 from llmrelay.normalize._budget import MAX_TAGS
 from llmrelay.normalize.strategies.hermes import HermesToolCall
+from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
@@ -140,7 +141,7 @@ def test_200k_unclosed_open_tags_is_linear() -> None:
     result = parse_response(text)
     elapsed = time.perf_counter() - started
     assert (result.tool_calls, result.content) == ([], text)
-    assert elapsed < 0.5
+    assert elapsed < NO_BLOWUP_SECONDS
 
 
 def test_past_the_tag_budget_the_rest_is_reported_not_read() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from llmrelay.normalize import parse_response
 from llmrelay.normalize.strategies import PythonicCalls
+from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
@@ -121,7 +122,7 @@ def test_a_long_string_argument_is_fast() -> None:
     started = time.perf_counter()
     result = parse_response(text)
     assert len(result.tool_calls[0].arguments["content"]) == 5_000_000
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < NO_BLOWUP_SECONDS
 
 
 def test_many_small_tokens_are_refused_quickly() -> None:
@@ -130,4 +131,4 @@ def test_many_small_tokens_are_refused_quickly() -> None:
     started = time.perf_counter()
     result = parse_response(text)
     assert [r.kind for r in result.rejected] == ["malformed"]
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < NO_BLOWUP_SECONDS
