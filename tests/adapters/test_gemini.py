@@ -907,9 +907,12 @@ def test_client_json_schema_mode_reads_the_envelope() -> None:
 
 
 def test_client_rate_limit_surfaces_with_the_wait() -> None:
+    waits: list[float] = []
+    retry = llmrelay.RetryPolicy(max_attempts=2, jitter=0.0, sleep=waits.append)
     with mock_http() as router:
         route = router.post(URL).respond(429, json=bodies.ERROR_429_QUOTA)
         with pytest.raises(errors.RateLimitError) as caught:
-            client().complete("Hi")
-        assert route.call_count == 1
+            client(retry=retry).complete("Hi")
+        assert route.call_count == 2  # The client's retry, not the SDK's.
+    assert waits == [45.0]  # RetryInfo's retryDelay is the wait the client honoured.
     assert caught.value.retry_after == 45.0

@@ -317,14 +317,16 @@ def test_client_native_call_then_its_result_round_trips() -> None:
             httpx.Response(200, json=OPENAI_TOOL_CALL),  # respx serves httpx responses to either stack
             httpx.Response(200, json=OPENAI_TEXT),
         ]
-        first = client().complete(TOKYO, tools=[WEATHER_TOOL])
+        first = client().complete(TOKYO, tools=[WEATHER_TOOL], tool_choice="get_weather")
+        assert sent(router, 0)["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
         assert first.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"}, CALL_ID)]
         assert (first.content, first.needs_more_work, first.mode) == ("", True, "native_tools")
         assert (first.finish_reason, first.provider_finish_reason) == ("tool_calls", "tool_calls")
         assert (first.provider, first.model, first.usage) == ("openai", "gpt-4.1-2025-04-14", Usage(1187, 14, 1201))
 
         answered = {"role": "tool", "tool_call_id": CALL_ID, "content": "Sunny, 22C"}
-        second = client().complete([*TOKYO, first, answered], tools=[WEATHER_TOOL], tool_choice="get_weather")
+        # No tool_choice now: a tool forced again would make this text answer one to repair.
+        second = client().complete([*TOKYO, first, answered], tools=[WEATHER_TOOL])
         body = sent(router, 1)
     assert body["messages"][1:] == [
         {
@@ -340,7 +342,7 @@ def test_client_native_call_then_its_result_round_trips() -> None:
         },
         {"role": "tool", "tool_call_id": CALL_ID, "content": "Sunny, 22C"},
     ]
-    assert body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert "tool_choice" not in body
     assert (second.content, second.tool_calls, second.finish_reason) == ("The capital of France is Paris.", [], "stop")
 
 
@@ -384,11 +386,15 @@ def test_client_learns_a_refused_mode_and_stops_asking_for_it() -> None:
         router.post(URL).side_effect = [
             httpx.Response(404, json=OPENAI_404_TOOLS),
             httpx.Response(200, json=OPENAI_JSON_SCHEMA),
+            httpx.Response(200, json=OPENAI_JSON_SCHEMA),
         ]
-        with pytest.raises(errors.UnsupportedFeatureError) as info:
-            learning.complete(TOKYO, tools=[WEATHER_TOOL])
-        assert info.value.feature == "native_tools"
-        learning.complete(TOKYO, tools=[WEATHER_TOOL])
+        first = learning.complete(TOKYO, tools=[WEATHER_TOOL])  # Refused: it falls back at once.
         assert "tools" in sent(router, 0)
-        assert "tools" not in sent(router, 1)
         assert sent(router, 1)["response_format"]["type"] == "json_schema"
+        refused, answered = first.attempts[:2]
+        assert (refused.mode, refused.outcome, answered.mode) == ("native_tools", "error", "json_schema")
+        assert "tools" in (refused.reason or "")
+        learning.complete(TOKYO, tools=[WEATHER_TOOL])
+        assert len(router.calls) == 3
+        assert "tools" not in sent(router, 2)  # Learned: not asked again.
+        assert sent(router, 2)["response_format"]["type"] == "json_schema"
