@@ -37,20 +37,17 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from types import ModuleType
 from typing import Any, ClassVar
 
-from .. import errors
 from .._envelope import Usage
 from .._instructions import envelope_schema, prepare_messages
 from .._messages import new_call_id, portable_id
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
-from ..capabilities import classify_rejection
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
+from ._errors import status_error, transport_error
 
 _CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
 _CALL_ID_MAX = 40
@@ -241,42 +238,6 @@ def status_in_error(error: Mapping[str, Any]) -> int | None:
 
 # --- errors ----------------------------------------------------------------------------------
 
-_BY_STATUS: dict[int, type[ProviderError]] = {
-    400: errors.BadRequestError,
-    401: errors.AuthenticationError,
-    402: errors.PermissionDeniedError,  # OpenRouter: out of credits; the key is fine, this use is not.
-    403: errors.PermissionDeniedError,
-    404: errors.NotFoundError,
-    408: errors.ProviderTimeoutError,
-    409: errors.ServerError,  # Providers document 409 as "retry".
-    422: errors.BadRequestError,
-    429: errors.RateLimitError,
-    498: errors.OverloadedError,  # Groq: flex tier at capacity, "try again later".
-    503: errors.OverloadedError,
-    529: errors.OverloadedError,
-}
-
-_KEY_LIKE = re.compile(r"\b(?:sk|gsk)[-_][\w*.\-]{3,}")
-"""Keys and masked keys as providers echo them ("Incorrect API key provided: sk-abc***wxyz")."""
-
-
-def status_error(
-    status: int | None, body: Any, headers: Mapping[str, str], *, secret: str | None, **details: Any
-) -> ProviderError:
-    """The llmrelay error for an error answer, by status; a refused feature when the text says so.
-
-    `details` are the error's provider, model and request_id; `secret` is the key to redact.
-    """
-    error = _mapping(body).get("error")
-    message = redact(_error_message(body, error, status), secret)
-    code = (error.get("code") or error.get("type")) if isinstance(error, Mapping) else None
-    details.update(status=status, body=_redacted(body, secret), headers=dict(headers), retry_after=retry_after(headers))
-    details["code"] = None if code is None else str(code)
-    if status is not None and (feature := classify_rejection(status, message)) is not None:
-        return errors.UnsupportedFeatureError(message, feature=feature, **details)
-    default = errors.ServerError if status is None or status >= 500 else errors.BadRequestError
-    return _BY_STATUS.get(status or 0, default)(message, **details)
-
 
 def _error_message(body: Any, error: Any, status: int | None) -> str:
     if isinstance(error, Mapping):
@@ -292,53 +253,6 @@ def _error_message(body: Any, error: Any, status: int | None) -> str:
     if isinstance(body, str) and body.strip():
         return body.strip()[:500]
     return f"HTTP {status}" if status is not None else "error answer"
-
-
-def transport_error(exc: Exception, *, provider: str, model: str, timeout: bool, secret: str | None) -> ProviderError:
-    """No answer: a timeout or a connection failure."""
-    cls = errors.ProviderTimeoutError if timeout else errors.ProviderConnectionError
-    return cls(redact(str(exc) or type(exc).__name__, secret), provider=provider, model=model)
-
-
-def retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
-    if (milliseconds := _number(headers.get("retry-after-ms"))) is not None:
-        return max(milliseconds / 1000, 0.0)
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    if (seconds := _number(value)) is not None:
-        return max(seconds, 0.0)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        return float(value) if value else None
-    except ValueError:
-        return None
-
-
-def redact(text: str, secret: str | None) -> str:
-    """`text` with the API key, and anything shaped like a key, taken out."""
-    if secret and len(secret) >= 8:
-        text = text.replace(secret, "***")
-    return _KEY_LIKE.sub("***", text)
-
-
-def _redacted(value: Any, secret: str | None) -> Any:
-    if isinstance(value, str):
-        return redact(value, secret)
-    if isinstance(value, Mapping):
-        return {key: _redacted(item, secret) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redacted(item, secret) for item in value]
-    return value
 
 
 # --- the adapter -----------------------------------------------------------------------------
@@ -462,9 +376,18 @@ class ChatCompletionsAdapter:
         return self._status_error(response.status_code, body, response.headers, model)
 
     def _status_error(self, status: int | None, body: Any, headers: Mapping[str, str], model: str) -> ProviderError:
-        request_id = self.request_id(headers, body)
+        error = _mapping(body).get("error")
+        code = (error.get("code") or error.get("type")) if isinstance(error, Mapping) else None
         return status_error(
-            status, body, headers, provider=self.provider, model=model, request_id=request_id, secret=self._secret
+            _error_message(body, error, status),
+            status=status,
+            provider=self.provider,
+            model=model,
+            headers=headers,
+            body=body,
+            request_id=self.request_id(headers, body),
+            code=None if code is None else str(code),
+            secret=self._secret,
         )
 
 

@@ -32,9 +32,7 @@ the other providers.
 
 from __future__ import annotations
 
-import email.utils
 import re
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar
@@ -44,23 +42,9 @@ from .._instructions import envelope_schema, prepare_messages
 from .._messages import new_call_id, portable_id
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
-from ..capabilities import classify_rejection
-from ..errors import (
-    AuthenticationError,
-    BadRequestError,
-    ConfigError,
-    MissingDependencyError,
-    NotFoundError,
-    OverloadedError,
-    PermissionDeniedError,
-    ProviderConnectionError,
-    ProviderError,
-    ProviderTimeoutError,
-    RateLimitError,
-    ServerError,
-    UnsupportedFeatureError,
-)
+from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+from ._errors import status_error, transport_error
 
 try:
     import anthropic
@@ -192,77 +176,29 @@ def _usage(usage: Any) -> Usage:
     return Usage(input_tokens, output_tokens, input_tokens + output_tokens)
 
 
-_BY_STATUS: dict[int, type[ProviderError]] = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    408: ProviderTimeoutError,
-    409: ServerError,
-    413: BadRequestError,  # request_too_large: the request must change
-    422: BadRequestError,
-    429: RateLimitError,
-    503: OverloadedError,
-    529: OverloadedError,
-}
-
-
 def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None) -> ProviderError:
     """The llmrelay error for an SDK error; the caller raises it `from exc`.
 
     The API key, if the message happened to contain it, is masked.
     """
-    if isinstance(exc, anthropic.APITimeoutError):
-        return ProviderTimeoutError("the request timed out", provider=PROVIDER, model=model)
     if not isinstance(exc, anthropic.APIStatusError):
-        return ProviderConnectionError(_mask(exc.message, api_key), provider=PROVIDER, model=model)
-    status, body, headers = exc.status_code, exc.body, exc.response.headers
+        timeout = isinstance(exc, anthropic.APITimeoutError)
+        return transport_error(exc, timeout=timeout, provider=PROVIDER, model=model, secret=api_key)
+    body, headers = exc.body, exc.response.headers
     error = body.get("error") if isinstance(body, Mapping) else None
     error = error if isinstance(error, Mapping) else {}
-    message = _mask(str(error.get("message") or exc.message), api_key)
-    code = error.get("type") if isinstance(error.get("type"), str) else None
-    details: dict[str, Any] = {
-        "provider": PROVIDER,
-        "model": model,
-        "status": status,
-        "request_id": headers.get("request-id") or (body.get("request_id") if isinstance(body, Mapping) else None),
-        "body": body,
-        "headers": dict(headers),
-        "retry_after": retry_after(headers),
-        "code": code,
-    }
-    if status in (400, 422) and (feature := classify_rejection(status, message)) is not None:
-        return UnsupportedFeatureError(message, feature=feature, **details)
-    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else ProviderError)
-    return cls(message, **details)
-
-
-def retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date), if given."""
-    if (milliseconds := _number(headers.get("retry-after-ms"))) is not None:
-        return milliseconds / 1000
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    seconds = _number(value)
-    if seconds is not None:
-        return seconds
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(when.timestamp() - time.time(), 0.0)
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        return max(float(value), 0.0) if value else None
-    except ValueError:
-        return None
-
-
-def _mask(text: str, api_key: str | None) -> str:
-    return text.replace(api_key, "***") if api_key else text
+    in_body = body.get("request_id") if isinstance(body, Mapping) else None
+    return status_error(
+        str(error.get("message") or exc.message),
+        status=exc.status_code,
+        provider=PROVIDER,
+        model=model,
+        headers=headers,
+        body=body,
+        request_id=headers.get("request-id") or in_body,
+        code=error.get("type") if isinstance(error.get("type"), str) else None,
+        secret=api_key,
+    )
 
 
 class AnthropicAdapter:
