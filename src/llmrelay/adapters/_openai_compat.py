@@ -1,21 +1,6 @@
-"""Chat Completions, the wire format OpenAI, Groq, OpenRouter and local servers share.
+"""Chat Completions, the API OpenAI, Groq, OpenRouter and local servers share: answers, errors, the adapter.
 
-What each mode sends (besides `model` and `messages`):
-
-```
-native_tools  "tools": [{"type": "function", "function": {"name": "get_weather",
-                         "description": "...", "parameters": {...}}}],
-              "tool_choice": "auto" | "none" | "required" | {"type": "function", "function": {"name": "get_weather"}}
-json_schema   "response_format": {"type": "json_schema",
-                                  "json_schema": {"name": "envelope", "schema": {...}, "strict": true}}
-json_object   "response_format": {"type": "json_object"}
-text          nothing more
-```
-
-Messages: `{"role": "system" | "user", "content"}`; an assistant turn with calls is
-`{"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
-"function": {"name": "get_weather", "arguments": "<the arguments, JSON-encoded>"}}]}`; a tool result is
-`{"role": "tool", "tool_call_id": "call_1", "content": "18C"}`. What comes back:
+The request body is built in `_openai_messages`. What comes back:
 
 ```
 {"id": "chatcmpl-...", "model": "gpt-4o-mini-2024-07-18",
@@ -35,123 +20,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
 from .._envelope import Usage
-from .._instructions import envelope_schema, prepare_messages
-from .._messages import new_call_id, portable_id
-from .._tools import Tool
-from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
+from .._messages import new_call_id
+from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import status_error, transport_error
-
-_CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
-_CALL_ID_MAX = 40
-"""OpenAI rejects longer call ids ("string too long. Expected a string with maximum length 40")."""
-
-_JSON_HINT = "Answer with a JSON object."
-"""JSON mode is refused unless the word "json" appears in the messages (OpenAI and Groq both)."""
-
-
-# --- request ---------------------------------------------------------------------------------
-
-
-def request_body(request: Request, *, max_tokens_field: str = "max_tokens", strict: bool = True) -> dict[str, Any]:
-    """The Chat Completions body for `request` in its mode.
-
-    `request.params` pass through, but never override what the mode sets.
-    """
-    messages = prepare_messages(request)
-    mode_fields: dict[str, Any] = {}
-    if request.mode == "native_tools":
-        mode_fields = _tool_fields(request.tools, request.tool_choice)
-    elif request.mode == "json_schema":
-        schema = request.response_schema or envelope_schema(request.tools)
-        json_schema = {"name": request.schema_name, "schema": dict(schema), "strict": strict}
-        mode_fields = {"response_format": {"type": "json_schema", "json_schema": json_schema}}
-    elif request.mode == "json_object":
-        messages = _with_json_word(messages)
-        mode_fields = {"response_format": {"type": "json_object"}}
-    params = _params(request.params, max_tokens_field, has_tools="tools" in mode_fields)
-    return {"model": request.model, "messages": chat_messages(messages), **params, **mode_fields}
-
-
-def chat_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Messages in the Chat Completions shape, call ids made acceptable to OpenAI."""
-    return [_chat_message(message) for message in messages]
-
-
-def _chat_message(message: Message) -> dict[str, Any]:
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": message.content}
-    if message.role == "assistant" and message.tool_calls:
-        calls = [
-            {
-                "id": call_id(call.id),
-                "type": "function",
-                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
-            }
-            for call in message.tool_calls
-        ]
-        return {"role": "assistant", "content": message.content or None, "tool_calls": calls}
-    # "system", not "developer": older models refuse "developer" (o1-mini: 400 "does not support
-    # 'developer'"), and every model that knows "developer" still takes "system".
-    return {"role": message.role, "content": message.content}
-
-
-def call_id(value: str | None) -> str:
-    """A call id OpenAI accepts: kept when it fits, else a stable one derived from it."""
-    return portable_id(value, pattern=_CALL_ID, max_length=_CALL_ID_MAX)
-
-
-def _tool_fields(tools: tuple[Tool, ...], choice: ToolChoice | None) -> dict[str, Any]:
-    # tool_choice without tools is a 400 ("tool_choice is only allowed when tools are specified").
-    if not tools:
-        return {}
-    fields: dict[str, Any] = {"tools": [chat_tool(tool) for tool in tools]}
-    if choice is not None:
-        fields["tool_choice"] = chat_tool_choice(choice)
-    return fields
-
-
-def chat_tool(tool: Tool) -> dict[str, Any]:
-    """One tool definition; the description is left out when empty."""
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description:
-        function["description"] = tool.description
-    function["parameters"] = dict(tool.parameters)
-    return {"type": "function", "function": function}
-
-
-def chat_tool_choice(choice: ToolChoice) -> str | dict[str, Any]:
-    """`auto`, `none` and `required` are OpenAI's own words; one tool is named in an object."""
-    if isinstance(choice, NamedTool):
-        return {"type": "function", "function": {"name": choice.name}}
-    return choice
-
-
-def _with_json_word(messages: tuple[Message, ...]) -> tuple[Message, ...]:
-    if any("json" in message.content.lower() for message in messages):
-        return messages
-    if messages and messages[0].role == "system":
-        return (Message("system", f"{messages[0].content}\n\n{_JSON_HINT}".strip()), *messages[1:])
-    return (Message("system", _JSON_HINT), *messages)
-
-
-def _params(params: Mapping[str, Any], max_tokens_field: str, *, has_tools: bool) -> dict[str, Any]:
-    out = dict(params)
-    if max_tokens_field != "max_tokens" and "max_tokens" in out:
-        value = out.pop("max_tokens")
-        out.setdefault(max_tokens_field, value)
-    if not has_tools:
-        # Without tools OpenAI refuses it ("only allowed when 'tools' are specified").
-        out.pop("parallel_tool_calls", None)
-    return out
-
+from ._openai_messages import request_body
 
 # --- response --------------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 from .._types import Request
 from ..errors import MissingDependencyError
-from ._openai_compat import ChatCompletionsAdapter, request_body
+from ._openai_compat import ChatCompletionsAdapter
+from ._openai_messages import request_body
 
 try:
     import groq
