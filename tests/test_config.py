@@ -816,6 +816,22 @@ def test_same_model_name_on_two_providers_with_different_overrides() -> None:
     )
 
 
+def test_an_explicit_api_key_needs_no_variable_even_for_a_fallback_of_the_same_provider() -> None:
+    write(SETUP)  # APP_OPENAI_KEY is not set.
+    client = Client.from_config(fallback_models=["openai:gpt-4o"], api_key="sk-explicit")
+    assert client.fallback_models == [("openai", "gpt-4o")]
+    assert client._options == {"openai": ProviderOptions("sk-explicit", None, 15.0, {"X-App": "weather"})}
+
+
+def test_a_missing_key_variable_in_pyproject_names_the_tool_table() -> None:
+    path = write('[tool.llmrelay]\nmodel = "groq:x"\nproviders.groq.api_key_env = "APP_GROQ_KEY"\n', "pyproject.toml")
+    with pytest.raises(ConfigError) as error:
+        Client.from_config()
+    assert str(error.value) == (
+        f"{path}: tool.llmrelay.providers.groq.api_key_env: the environment variable APP_GROQ_KEY is not set"
+    )
+
+
 # --- keys are never shown ------------------------------------------------------------------------
 
 

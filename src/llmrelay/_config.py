@@ -131,7 +131,7 @@ class Config:
         if read_key and settings.api_key_env is not None:
             key = os.environ.get(settings.api_key_env) or None
             if key is None:
-                _Key(str(self.path), ("providers", provider, "api_key_env")).fail(
+                (_root(self.path) / "providers" / provider / "api_key_env").fail(
                     f"the environment variable {settings.api_key_env} is not set"
                 )
         return ProviderOptions(key, settings.base_url, settings.timeout, dict(settings.headers))
@@ -177,8 +177,9 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
         fallbacks = tuple(_resolve_ref(ref, config.aliases, at) for ref in overrides["fallback_models"])
     plan = [_split(model), *map(_split, fallbacks)]
     primary = config.provider_options(plan[0][0], read_key="api_key" not in overrides)
-    others = {} if "providers" in overrides else {p: config.provider_options(p) for p, _ in plan[1:]}
-    others.pop(plan[0][0], None)  # The model's own provider is configured by the arguments below.
+    # The model's own provider is set up by the arguments below; "providers" is for the others.
+    fallback_providers = [] if "providers" in overrides else [p for p, _ in plan if p != plan[0][0]]
+    others = {provider: config.provider_options(provider) for provider in fallback_providers}
     arguments: dict[str, Any] = {
         "api_key": primary.api_key,
         "base_url": primary.base_url,
@@ -206,15 +207,20 @@ class _Key:
     """Where a value is: the file and the dotted key inside it, as every error names them."""
 
     file: str
-    parts: tuple[str, ...] = ()
+    parts: tuple[str | int, ...] = ()
+    """Table keys, and positions in arrays."""
 
-    def __truediv__(self, part: str) -> _Key:
+    def __truediv__(self, part: str | int) -> _Key:
         return _Key(self.file, (*self.parts, part))
 
     def __str__(self) -> str:
-        # Keys TOML cannot write bare are quoted; array positions read `fallback_models[1]`.
-        shown = (p if _BARE_KEY.fullmatch(p) or p.startswith("[") else _quoted(p) for p in self.parts)
-        return ".".join(shown).replace(".[", "[")
+        text = ""
+        for part in self.parts:  # Keys TOML cannot write bare are quoted; positions read `modes[1]`.
+            if isinstance(part, int):
+                text += f"[{part}]"
+            else:
+                text += ("." if text else "") + (part if _BARE_KEY.fullmatch(part) else _quoted(part))
+        return text
 
     def fail(self, problem: str) -> NoReturn:
         """Raise the `ConfigError` for this key."""
@@ -246,7 +252,7 @@ def _known(names: Mapping[str, object] | Sequence[str], what: str) -> str:
 def _unknown_key(at: _Key, allowed: Sequence[str]) -> NoReturn:
     from difflib import get_close_matches  # only when there is a mistake to explain
 
-    close = get_close_matches(at.parts[-1], allowed, n=1)
+    close = get_close_matches(str(at.parts[-1]), allowed, n=1)
     at.fail(
         f"unknown key; did you mean {close[0]!r}?" if close else f"unknown key; expected one of {', '.join(allowed)}"
     )
@@ -268,7 +274,7 @@ def _check_table(value: object, at: _Key, schema: Mapping[str, _Check]) -> dict[
     checked: dict[str, Any] = {}
     for key, item in _table(value, at).items():
         if key == "api_key":
-            provider = at.parts[-1] if len(at.parts) > 1 and at.parts[-2] == "providers" else "<provider>"
+            provider = str(at.parts[-1]) if at.parts[-2:-1] == ("providers",) else "<provider>"
             (at / key).fail(_NO_KEYS.format(f"providers.{provider}.api_key_env"))
         if key not in schema:
             _unknown_key(at / key, list(schema))
@@ -320,7 +326,7 @@ def _array(item: _Check, *, distinct: bool = False) -> _Check:
     def check(value: object, at: _Key) -> tuple[Any, ...]:
         if not isinstance(value, list):
             at.fail(f"must be an array, got {_show(value)}")
-        items = tuple(item(v, at / f"[{i}]") for i, v in enumerate(value))
+        items = tuple(item(v, at / i) for i, v in enumerate(value))
         if distinct and len(set(items)) < len(items):
             at.fail("lists a value more than once")
         return items
@@ -415,7 +421,7 @@ def _capabilities(value: object, at: _Key) -> dict[str, dict[str, dict[str, obje
 
 def _facts(value: object, at: _Key) -> dict[str, object]:
     # fnmatch would read brackets as a character class; a model name never needs one.
-    if "[" in at.parts[-1] or "]" in at.parts[-1]:
+    if any(bracket in str(at.parts[-1]) for bracket in "[]"):
         at.fail("a model pattern may use * and ? only, not brackets")
     schema = {fact: _boolean for fact in FACTS if fact != "context_window"}
     return _check_table(value, at, {**schema, "context_window": _integer(1)})
@@ -472,11 +478,16 @@ def _locate(path: str | os.PathLike[str] | None) -> tuple[Path, dict[str, Any], 
 def _settings_table(file: Path, document: dict[str, Any]) -> tuple[Path, dict[str, Any], _Key]:
     """The whole document, or its `[tool.llmrelay]` table in a pyproject.toml."""
     if file.name != PYPROJECT:
-        return file, document, _Key(str(file))
+        return file, document, _root(file)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "llmrelay" not in tool:
         _Key(str(file)).fail("no [tool.llmrelay] table")
-    return file, tool["llmrelay"], _Key(str(file), ("tool", "llmrelay"))
+    return file, tool["llmrelay"], _root(file)
+
+
+def _root(file: Path) -> _Key:
+    """The key of the settings table: the whole file, or `tool.llmrelay` in a pyproject.toml."""
+    return _Key(str(file), ("tool", "llmrelay") if file.name == PYPROJECT else ())
 
 
 def _read(file: Path) -> dict[str, Any]:
@@ -553,9 +564,7 @@ def _resolve(file: _File, name: str | None, model_env: str | None) -> Config:
         profile=name,
         profiles=tuple(file.profiles),
         model=model,
-        fallback_models=tuple(
-            _resolve_ref(r, aliases, at("fallback_models") / f"[{i}]") for i, r in enumerate(fallbacks)
-        ),
+        fallback_models=tuple(_resolve_ref(ref, aliases, at("fallback_models") / i) for i, ref in enumerate(fallbacks)),
         params=MappingProxyType(settings.get("params", {})),
         retry=RetryPolicy(**settings.get("retry", {})),
         providers=MappingProxyType({p: _provider(s) for p, s in settings.get("providers", {}).items()}),
@@ -609,7 +618,7 @@ def _plan_capabilities(config: Config, plan: Sequence[tuple[str, str]]) -> dict[
         for pattern in sorted((p for p in patterns if fnmatchcase(name, p.lower())), key=specificity):
             facts.update(patterns[pattern])
         if name in served_by and facts != flat.get(name, {}):
-            _Key(str(config.path), ("capabilities",)).fail(
+            (_root(config.path) / "capabilities").fail(
                 f"{served_by[name]!r} and {provider!r} both serve a model named {model!r} in this plan, with "
                 "different overrides; the client applies overrides by model name, so give both the same ones"
             )
