@@ -663,6 +663,25 @@ def test_loading_reads_no_provider_sdk_and_import_reads_no_toml() -> None:
     assert {"openai", "anthropic", "google.genai", "groq", "httpx", "httpx2", "pydantic"}.isdisjoint(loaded)
 
 
+def test_the_documented_example_loads_every_profile() -> None:
+    example = Path(__file__).parents[1] / "examples" / "llmrelay.toml"
+    config = load_config(example)
+    assert (config.profile, config.model, config.fallback_models) == (
+        "openai",
+        "openai:gpt-4o-mini",
+        ("groq:llama-3.3-70b-versatile",),
+    )
+    local = load_config(example, profile="local")
+    assert (local.model, local.modes, local.retry.max_attempts, local.retry.max_delay) == (
+        "openai-compatible:qwen3:8b",
+        ("native_tools", "text"),
+        1,
+        30.0,
+    )
+    assert local.params == {"temperature": 0, "max_tokens": 2048}
+    assert [load_config(example, profile=name).profile for name in config.profiles] == list(config.profiles)
+
+
 # --- from a Config to a client ----------------------------------------------------------------
 
 SETUP = """
