@@ -20,8 +20,8 @@ exactly that call.
                        fence, unquoted keys, a missing comma, stopping before its `]}`) and with a
                        wrong argument 10% of the time (a name the schema lacks, or a type no
                        coercion fixes). Asked to repair, it answers right, except 5% of the time
-                       when it errs again (and always when the correction does not name the
-                       argument it got wrong).
+                       when it errs again; a wrong argument the correction does not name (say,
+                       when its JSON could not be read at all) it keeps.
 4. json-schema-refused groq:meta-llama/llama-4-scout with modes json_schema, json_object, text:
                        json_schema is refused with Groq's 400; the learner remembers it. Also run
                        with the learner emptied before each conversation (a new process each
@@ -318,7 +318,7 @@ class LlamaText(Model):
         if not is_follow_up(body):
             return self.rng.random() < self.wrong_argument, self.rng.random() < self.malformed
         if self.mistake is not None and self.mistake not in body["messages"][-1]["content"]:
-            self.events["correction did not name the wrong argument"] += 1
+            self.events["kept a wrong argument the correction did not name"] += 1
             return True, False
         if self.rng.random() < self.errs_again:
             self.events["erred again after a repair"] += 1
@@ -563,7 +563,8 @@ def table(reports: list[Report]) -> str:
             f"{r.repairs_per_success:10.3f} {r.retries_per_success:10.3f} {fallback:>8} "
             f"{r.rate(r.requests):8.3f} {r.seconds:5.1f}s"
         )
-    lines.append("* the model forces the fallback: no fallback target")
+    if any(r.behaviour.forces_fallback for r in reports):
+        lines.append("* the model forces the fallback: no fallback target")
     return "\n".join(lines)
 
 
