@@ -36,6 +36,11 @@ WEATHER = Tool(
     {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
 )
 CLOCK = Tool("get_time")  # No description, no parameters: the emptiest tool there is.
+FLIGHT = Tool(
+    "check_flight",
+    "Status of a flight.",
+    {"type": "object", "properties": {"flight": {"type": "string"}}, "required": ["flight"]},
+)
 
 WEATHER_WIRE = {
     "type": "function",
@@ -94,6 +99,27 @@ CONVERSATION_WIRE = [
 ]
 
 
+SIGNATURE = "CiQBcsjafA2E0Tl8ZpVmWw0e4OZp8mrVGCS7ccR0sC2G3jIZqE8KYgFyyNp8"
+"""A thought signature as Gemini writes one (base64, opaque); made up, real ones are longer."""
+SIGNED_ELSEWHERE = (
+    Message("assistant", "", (ToolCall("get_time", {}, "gemini_call_1", SIGNATURE),)),
+    Message("tool", "12:00", tool_call_id="gemini_call_1", name="get_time"),
+)
+"""A call Gemini signed, read by another adapter (native Gemini, another process)."""
+
+
+def signed_wire(signature: str | None) -> list[dict[str, Any]]:
+    """`SIGNED_ELSEWHERE` on the wire, with `signature` in Gemini's `extra_content`, or without."""
+    call: dict[str, Any] = {"id": "gemini_call_1", "type": "function"}
+    call["function"] = {"name": "get_time", "arguments": "{}"}
+    if signature is not None:
+        call["extra_content"] = {"google": {"thought_signature": signature}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "gemini_call_1", "content": "12:00"},
+    ]
+
+
 @dataclass(frozen=True)
 class BodyCase:
     """A request, and the whole JSON body it must send."""
@@ -112,6 +138,8 @@ class Flavour:
     strict: bool = True
     routing: dict[str, Any] = field(default_factory=dict)
     """Fields added when tools or response_format are sent (OpenRouter's `provider`)."""
+    sends_signatures: bool = False
+    """Every signature a call carries goes back (openai-compatible), not only those this host made."""
 
 
 def body_cases(flavour: Flavour) -> list[BodyCase]:
@@ -203,6 +231,12 @@ def body_cases(flavour: Flavour) -> list[BodyCase]:
             Request(model, CONVERSATION, "native_tools", (WEATHER, CLOCK)),
             messages=CONVERSATION_WIRE,
             **native,
+        ),
+        case(
+            "a call Gemini signed, read elsewhere: its signature goes back only where every signature does",
+            Request(model, (USER, *SIGNED_ELSEWHERE), "native_tools", (CLOCK,)),
+            messages=[*hello, *signed_wire(SIGNATURE if flavour.sends_signatures else None)],
+            tools=[CLOCK_WIRE],
         ),
         case(
             "params pass through; max_tokens under the provider's name",
@@ -832,3 +866,64 @@ GEMINI_COMPAT_NO_ID: dict[str, Any] = {
     "object": "chat.completion",
     "usage": {"completion_tokens": 12, "prompt_tokens": 35, "total_tokens": 109},
 }
+
+# The shape of the OpenAI-compatibility example in ai.google.dev/gemini-api/docs/thought-signatures
+# (no recording in the conformance set): Gemini 3 signs the first call of a step, in the call's
+# `extra_content`; the parallel call after it is unsigned.
+GEMINI_3_COMPAT_SIGNED: dict[str, Any] = {
+    "choices": [
+        {
+            "finish_reason": "tool_calls",
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "extra_content": {"google": {"thought_signature": SIGNATURE}},
+                        "function": {"arguments": '{"flight":"AA100"}', "name": "check_flight"},
+                        "id": "function-call-1",
+                        "type": "function",
+                    },
+                    {
+                        "function": {"arguments": '{"flight":"AA200"}', "name": "check_flight"},
+                        "id": "function-call-2",
+                        "type": "function",
+                    },
+                ],
+            },
+        }
+    ],
+    "created": 1764000000,
+    "id": "q5UoacfKBp-Oz7IP0dqg0Ak",
+    "model": "gemini-3-pro-preview",
+    "object": "chat.completion",
+    "usage": {"completion_tokens": 40, "prompt_tokens": 60, "total_tokens": 220},
+}
+GEMINI_COMPAT_URL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+SIGNED_STEP = (
+    Message("user", "Are AA100 and AA200 on time?"),
+    Message(
+        "assistant",
+        "",
+        (
+            ToolCall("check_flight", {"flight": "AA100"}, "function-call-1", SIGNATURE),
+            ToolCall("check_flight", {"flight": "AA200"}, "function-call-2"),
+        ),
+    ),
+    Message("tool", "on time", tool_call_id="function-call-1", name="check_flight"),
+    Message("tool", "delayed", tool_call_id="function-call-2", name="check_flight"),
+)
+"""`GEMINI_3_COMPAT_SIGNED` answered: the step sent back with its results."""
+SIGNED_STEP_CALLS_WIRE = [
+    {
+        "id": "function-call-1",
+        "type": "function",
+        "function": {"name": "check_flight", "arguments": '{"flight": "AA100"}'},
+        "extra_content": {"google": {"thought_signature": SIGNATURE}},
+    },
+    {
+        "id": "function-call-2",
+        "type": "function",
+        "function": {"name": "check_flight", "arguments": '{"flight": "AA200"}'},
+    },
+]

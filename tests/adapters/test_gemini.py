@@ -29,7 +29,6 @@ from llmrelay._instructions import envelope_schema, instructions  # noqa: E402
 from llmrelay._tools import Tool  # noqa: E402
 from llmrelay._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice  # noqa: E402
 from llmrelay.adapters import Adapter, ProviderOptions, adapter_class  # noqa: E402
-from llmrelay.adapters import gemini as gemini_module  # noqa: E402
 from llmrelay.adapters.gemini import GeminiAdapter  # noqa: E402
 from llmrelay.capabilities import CapabilityLearner  # noqa: E402
 from llmrelay.testing import mock_http  # noqa: E402
@@ -410,14 +409,6 @@ def test_calls_gemini_never_signed_get_the_documented_sentinel_on_gemini_3(model
     request = make_request(Message("user", "Weather?"), Message("assistant", "", (PARIS, LONDON)), model=model)
     parts = sent_body(request)["contents"][1]["parts"]
     assert [part.get("thoughtSignature") for part in parts] == expected
-
-
-def test_remembered_signatures_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gemini_module, "_SIGNATURES_KEPT", 2)
-    adapter = GeminiAdapter(ProviderOptions(api_key=KEY))
-    for call_id, signature in (("a", "YWFh"), ("b", "YmJi"), ("c", "Y2Nj")):
-        adapter._remember(call_id, signature)
-    assert (adapter._recall("a"), adapter._recall("b"), adapter._recall("c")) == (None, b"bbb", b"ccc")
 
 
 # --- what comes back -----------------------------------------------------------------------------

@@ -17,7 +17,11 @@ from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
 
 from .openai_bodies import (
+    CLOCK,
     FAKE_KEY,
+    FLIGHT,
+    GEMINI_3_COMPAT_SIGNED,
+    GEMINI_COMPAT_URL,
     OPENAI_400_DEVELOPER,
     OPENAI_400_JSON_SCHEMA,
     OPENAI_400_STOP,
@@ -30,6 +34,10 @@ from .openai_bodies import (
     OPENAI_LENGTH,
     OPENAI_TEXT,
     OPENAI_TOOL_CALL,
+    SIGNATURE,
+    SIGNED_ELSEWHERE,
+    SIGNED_STEP,
+    SIGNED_STEP_CALLS_WIRE,
     AnswerCase,
     BodyCase,
     ErrorCase,
@@ -42,6 +50,7 @@ from .openai_bodies import (
     run,
     sent,
     serve,
+    signed_wire,
     without_body,
 )
 
@@ -289,6 +298,19 @@ def test_no_answer(failure: type[Exception], error: type[errors.ProviderError], 
         assert len(router.calls) == 1
     assert info.value.status is None
     assert isinstance(info.value.__cause__, openai.APIConnectionError)
+
+
+def test_a_signature_goes_back_only_to_the_host_that_made_it(how: str) -> None:
+    gemini = adapter(base_url=GEMINI_COMPAT_URL)  # The openai provider pointed at Gemini's endpoint.
+    conversation = (*SIGNED_STEP, *SIGNED_ELSEWHERE)
+    with mock_http() as router:
+        router.post(f"{GEMINI_COMPAT_URL}chat/completions").respond(200, json=GEMINI_3_COMPAT_SIGNED)
+        answer = run(gemini, Request("gemini-3-pro-preview", SIGNED_STEP[:1], "native_tools", (FLIGHT,)), how)
+        run(gemini, Request("gemini-3-pro-preview", conversation, "native_tools", (FLIGHT, CLOCK)), how)
+        messages = sent(router, 1)["messages"]
+    assert [call.signature for call in answer.native_calls] == [SIGNATURE, None]
+    assert messages[1]["tool_calls"] == SIGNED_STEP_CALLS_WIRE  # This host signed it: it goes back.
+    assert messages[4:] == signed_wire(None)  # Signed by Gemini, but not received here: left out.
 
 
 def test_the_adapter_repr_hides_the_key() -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -16,8 +17,17 @@ from llmrelay.testing import mock_http
 
 from .openai_bodies import (
     CEREBRAS_TOOL_CALL,
+    CLOCK,
     FAKE_KEY,
+    FLIGHT,
+    GEMINI_3_COMPAT_SIGNED,
     GEMINI_COMPAT_NO_ID,
+    GEMINI_COMPAT_URL,
+    SIGNATURE,
+    SIGNED_ELSEWHERE,
+    SIGNED_STEP,
+    SIGNED_STEP_CALLS_WIRE,
+    USER,
     AnswerCase,
     BodyCase,
     ErrorCase,
@@ -29,6 +39,7 @@ from .openai_bodies import (
     run,
     sent,
     serve,
+    signed_wire,
     without_body,
 )
 
@@ -65,7 +76,7 @@ def test_base_url_is_required() -> None:
 # --- what is sent ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", body_cases(Flavour(MODEL)), ids=lambda c: c.id)
+@pytest.mark.parametrize("case", body_cases(Flavour(MODEL, sends_signatures=True)), ids=lambda c: c.id)
 def test_request_body(case: BodyCase, how: str) -> None:
     with mock_http() as router:
         router.post(URL).respond(200, json=TEXT)
@@ -170,6 +181,21 @@ ANSWERS = [
         ),
     ),
     AnswerCase(
+        "Gemini 3 on its OpenAI-compatible endpoint: the signed first call keeps its thought signature",
+        GEMINI_3_COMPAT_SIGNED,
+        RawResponse(
+            "openai-compatible",
+            "gemini-3-pro-preview",
+            "",
+            (
+                NativeCall("check_flight", '{"flight":"AA100"}', "function-call-1", SIGNATURE),
+                NativeCall("check_flight", '{"flight":"AA200"}', "function-call-2"),
+            ),
+            "tool_calls",
+            Usage(60, 40, 220),
+        ),
+    ),
+    AnswerCase(
         "no choices at all: an empty answer, the asked model",
         {"object": "chat.completion", "choices": []},
         RawResponse("openai-compatible", MODEL),
@@ -194,7 +220,34 @@ def test_a_call_without_an_id_gets_one() -> None:
     assert (call.name, call.arguments) == ("get_current_time", "{}")
     assert call.id is not None and call.id.startswith("call_")
     assert call.id != second.native_calls[0].id
+    assert call.signature is None  # Gemini 2.5 signed the message, not the call; it checks no call's signature.
     assert first.usage == Usage(35, 12, 109)  # The total as reported: it counts thinking tokens.
+
+
+def test_every_call_sends_back_its_signature_and_one_rebuilt_without_it_the_one_received(how: str) -> None:
+    gemini = adapter(base_url=GEMINI_COMPAT_URL)
+    rebuilt = tuple(  # As from dicts that dropped the signature: the call id is all there is.
+        Message(m.role, m.content, tuple(replace(c, signature=None) for c in m.tool_calls), m.tool_call_id, m.name)
+        for m in SIGNED_STEP
+    )
+    with mock_http() as router:
+        router.post(f"{GEMINI_COMPAT_URL}chat/completions").respond(200, json=GEMINI_3_COMPAT_SIGNED)
+        run(gemini, Request("gemini-3-pro-preview", SIGNED_STEP, "native_tools", (FLIGHT,)), how)
+        run(gemini, Request("gemini-3-pro-preview", rebuilt, "native_tools", (FLIGHT,)), how)
+        signed_by_the_caller, recalled = sent(router, 0), sent(router, 1)
+    assert signed_by_the_caller["messages"][1]["tool_calls"] == SIGNED_STEP_CALLS_WIRE
+    # The first answer's signature is remembered by call id; the second request gets it back.
+    assert recalled["messages"][1]["tool_calls"] == SIGNED_STEP_CALLS_WIRE
+
+
+def test_a_signature_is_not_made_up_for_a_call_that_never_had_one(how: str) -> None:
+    with mock_http() as router:
+        router.post(URL).respond(200, json=GEMINI_3_COMPAT_SIGNED)
+        run(adapter(), Request(MODEL, (USER, *SIGNED_ELSEWHERE), "native_tools", (CLOCK,)), how)
+        unsigned = replace(SIGNED_ELSEWHERE[0].tool_calls[0], signature=None)
+        conversation = (USER, Message("assistant", "", (unsigned,)), SIGNED_ELSEWHERE[1])
+        run(adapter(), Request(MODEL, conversation, "native_tools", (CLOCK,)), how)
+        assert sent(router, 1)["messages"][1:] == signed_wire(None)
 
 
 def test_an_answer_that_is_not_json_is_a_server_error() -> None:
@@ -285,6 +338,28 @@ def test_client_gives_an_id_to_a_call_sent_without_one_and_pairs_the_result_with
         body = sent(router, 1)
     assert body["messages"][1]["tool_calls"][0]["id"] == body["messages"][2]["tool_call_id"] == call.id
     assert (second.content, second.finish_reason) == ("Hi.", "stop")
+
+
+def test_client_sends_gemini_the_thought_signature_of_the_call_it_made() -> None:
+    def gemini() -> llmrelay.Client:
+        return llmrelay.Client(
+            "openai-compatible:gemini-3-pro-preview", base_url=GEMINI_COMPAT_URL, api_key="AIza-x", mode="native_tools"
+        )
+
+    question = [{"role": "user", "content": "Are AA100 and AA200 on time?"}]
+    flight = {"name": "check_flight", "description": "Status of a flight.", "parameters": FLIGHT.parameters}
+    with mock_http() as router:
+        router.post(f"{GEMINI_COMPAT_URL}chat/completions").side_effect = [
+            httpx.Response(200, json=GEMINI_3_COMPAT_SIGNED),
+            httpx.Response(200, json=TEXT),
+        ]
+        first = gemini().complete(question, tools=[flight])
+        assert [call.signature for call in first.tool_calls] == [SIGNATURE, None]
+        results = [{"role": "tool", "tool_call_id": call.id, "content": "on time"} for call in first.tool_calls]
+        # Another client, as in another process: the signature travels on the Completion's calls.
+        gemini().complete([*question, first, *results], tools=[flight])
+        body = sent(router, 1)
+    assert body["messages"][1]["tool_calls"] == SIGNED_STEP_CALLS_WIRE
 
 
 async def test_async_client_reads_special_tokens_a_server_left_in_the_text() -> None:

@@ -15,7 +15,10 @@ text          nothing more
 Messages: `{"role": "system" | "user", "content"}`; an assistant turn with calls is
 `{"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
 "function": {"name": "get_weather", "arguments": "<the arguments, JSON-encoded>"}}]}`; a tool result is
-`{"role": "tool", "tool_call_id": "call_1", "content": "18C"}`.
+`{"role": "tool", "tool_call_id": "call_1", "content": "18C"}`. A call that carries a thought
+signature back to Gemini's OpenAI-compatible endpoint has it in
+`"extra_content": {"google": {"thought_signature": "<as received>"}}` beside its `function`
+(ai.google.dev/gemini-api/docs/thought-signatures, the OpenAI compatibility section).
 
 Shapes learned from the openai SDK's types (`types/chat/chat_completion_*_param.py`) and OpenAI's
 API reference; the answers are read in `_openai_compat`.
@@ -25,9 +28,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .._envelope import ToolCall
 from .._instructions import envelope_schema, prepare_messages
 from .._messages import portable_id
 from .._tools import Tool
@@ -37,14 +41,25 @@ _CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
 _CALL_ID_MAX = 40
 """OpenAI rejects longer call ids ("string too long. Expected a string with maximum length 40")."""
 
+Signer = Callable[[ToolCall], str | None]
+"""The signature to send back with a call, if any (see `ChatCompletionsAdapter.signature`)."""
+
 _JSON_HINT = "Answer with a JSON object."
 """JSON mode is refused unless the word "json" appears in the messages (OpenAI and Groq both)."""
 
 
-def request_body(request: Request, *, max_tokens_field: str = "max_tokens", strict: bool = True) -> dict[str, Any]:
+def unsigned(call: ToolCall) -> str | None:
+    """No signature goes back with the call: the default."""
+    return None
+
+
+def request_body(
+    request: Request, *, max_tokens_field: str = "max_tokens", strict: bool = True, signature: Signer = unsigned
+) -> dict[str, Any]:
     """The Chat Completions body for `request` in its mode.
 
-    `request.params` pass through, but never override what the mode sets.
+    `request.params` pass through, but never override what the mode sets. `signature` says which
+    signature, if any, goes back with each assistant tool call.
     """
     messages = prepare_messages(request)
     mode_fields: dict[str, Any] = {}
@@ -58,30 +73,32 @@ def request_body(request: Request, *, max_tokens_field: str = "max_tokens", stri
         messages = _with_json_word(messages)
         mode_fields = {"response_format": {"type": "json_object"}}
     params = _params(request.params, max_tokens_field, has_tools="tools" in mode_fields)
-    return {"model": request.model, "messages": chat_messages(messages), **params, **mode_fields}
+    return {"model": request.model, "messages": chat_messages(messages, signature), **params, **mode_fields}
 
 
-def chat_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+def chat_messages(messages: Sequence[Message], signature: Signer = unsigned) -> list[dict[str, Any]]:
     """Messages in the Chat Completions shape, call ids made acceptable to OpenAI."""
-    return [_chat_message(message) for message in messages]
+    return [_chat_message(message, signature) for message in messages]
 
 
-def _chat_message(message: Message) -> dict[str, Any]:
+def _chat_message(message: Message, signature: Signer) -> dict[str, Any]:
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": message.content}
     if message.role == "assistant" and message.tool_calls:
-        calls = [
-            {
-                "id": call_id(call.id),
-                "type": "function",
-                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
-            }
-            for call in message.tool_calls
-        ]
+        calls = [_chat_call(call, signature(call)) for call in message.tool_calls]
         return {"role": "assistant", "content": message.content or None, "tool_calls": calls}
     # "system", not "developer": older models refuse "developer" (o1-mini: 400 "does not support
     # 'developer'"), and every model that knows "developer" still takes "system".
     return {"role": message.role, "content": message.content}
+
+
+def _chat_call(call: ToolCall, signature: str | None) -> dict[str, Any]:
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    chat_call: dict[str, Any] = {"id": call_id(call.id), "type": "function"}
+    chat_call["function"] = {"name": call.name, "arguments": arguments}
+    if signature:
+        chat_call["extra_content"] = {"google": {"thought_signature": signature}}
+    return chat_call
 
 
 def call_id(value: str | None) -> str:

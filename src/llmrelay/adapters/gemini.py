@@ -47,7 +47,6 @@ import base64
 import json
 import os
 import re
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -67,13 +66,13 @@ except ImportError as exc:
 
 from ._gemini_errors import PROVIDER as _PROVIDER
 from ._gemini_errors import lower, to_error
+from ._signatures import SignatureMemory
 
 _ENV_KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # The SDK's order: GOOGLE_API_KEY wins.
 _ID = re.compile(r"[A-Za-z0-9_.:\-]+")
 """Ids sent back as they came when they look like this; Gemini documents no rule, we keep ids tame."""
 _FOREIGN_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
 """Bytes the SDK writes as the documented sentinel string (it base64-encodes `thought_signature`)."""
-_SIGNATURES_KEPT = 4096
 _RENAMED = {"max_tokens": "max_output_tokens", "max_completion_tokens": "max_output_tokens", "stop": "stop_sequences"}
 _CHOICE_MODES = {
     "auto": types.FunctionCallingConfigMode.AUTO,
@@ -92,8 +91,7 @@ class GeminiAdapter:
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
         self._client: genai.Client | None = None
-        self._signatures: dict[str, str] = {}  # call id -> Gemini's thoughtSignature (base64)
-        self._lock = threading.Lock()
+        self._signatures = SignatureMemory()  # call id -> Gemini's thoughtSignature (base64)
 
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
@@ -200,23 +198,12 @@ class GeminiAdapter:
             if call.id:
                 names[call.id] = call.name
             function_call = types.FunctionCall(id=_gemini_id(call.id), name=call.name, args=dict(call.arguments))
-            signature = _signature_bytes(call.signature) if call.signature else self._recall(call.id)
-            parts.append(types.Part(function_call=function_call, thought_signature=signature))
+            signature = call.signature or self._signatures.recall(call.id)
+            thought_signature = _signature_bytes(signature) if signature else None
+            parts.append(types.Part(function_call=function_call, thought_signature=thought_signature))
         if sentinel and parts and not any(part.thought_signature for part in parts):
             parts[0].thought_signature = _FOREIGN_SIGNATURE  # Only a step's first call carries one.
         return parts
-
-    # --- thought signatures -------------------------------------------------------------------
-
-    def _remember(self, call_id: str, signature: str) -> None:
-        with self._lock:
-            self._signatures[call_id] = signature
-            if len(self._signatures) > _SIGNATURES_KEPT:
-                del self._signatures[next(iter(self._signatures))]  # The oldest.
-
-    def _recall(self, call_id: str | None) -> bytes | None:
-        signature = self._signatures.get(call_id) if call_id else None
-        return None if signature is None else _signature_bytes(signature)
 
     # --- the response -------------------------------------------------------------------------
 
@@ -250,10 +237,9 @@ class GeminiAdapter:
 
     def _native_call(self, call: Mapping[str, Any], signature: Any) -> NativeCall:
         call_id = str(call.get("id") or new_call_id())  # Gemini 2.x sends none.
-        if isinstance(signature, str) and signature:
-            self._remember(call_id, signature)
-        arguments = call.get("args")
         kept = signature if isinstance(signature, str) and signature else None
+        self._signatures.keep(call_id, kept)
+        arguments = call.get("args")
         return NativeCall(
             str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id, kept
         )

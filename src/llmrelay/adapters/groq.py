@@ -44,7 +44,7 @@ class GroqAdapter(ChatCompletionsAdapter):
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body; strict schemas only where Groq supports them."""
         strict = request.model.lower().startswith(_STRICT_MODELS)
-        return request_body(request, max_tokens_field=self.max_tokens_field, strict=strict)
+        return request_body(request, max_tokens_field=self.max_tokens_field, strict=strict, signature=self.signature)
 
     def request_id(self, headers: Mapping[str, str], body: Any) -> str | None:
         """The `x-request-id` header, else the `x_groq.id` Groq puts in the body."""

@@ -10,6 +10,10 @@ The request and answer shapes are in `_openai_compat`. OpenAI's own rules:
 - json_schema is strict structured output: `{"type": "json_schema", "json_schema": {"name",
   "schema", "strict": true}}`; llmrelay's envelope schema follows the strict rules.
 - The key comes from `api_key` or, read by the SDK, `OPENAI_API_KEY`; `OPENAI_BASE_URL` too.
+- A call's thought signature (`extra_content.google.thought_signature`) goes back only when this
+  adapter received it, i.e. when `base_url` is Gemini's OpenAI-compatible endpoint: OpenAI itself
+  sends none, so it is never sent a signature another provider made. For Gemini's endpoint prefer
+  `openai-compatible:`, which sends back every signature, also across processes.
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ llmrelay.Client("openai-compatible:Qwen/Qwen3-8B", base_url="http://localhost:80
 - What they answer varies; the reader copes with content as a list of text parts, calls
   without ids (Gemini's compatible endpoint sends `"id": ""`), and errors in other shapes
   (`{"error": "..."}` from Ollama, a top-level `message` from vLLM).
+- Thought signatures: Gemini's endpoint (`https://generativelanguage.googleapis.com/v1beta/openai/`)
+  signs Gemini 3's calls in `tool_calls[].extra_content.google.thought_signature` and refuses them
+  back unsigned. The signature is read into `NativeCall.signature`, and every call that carries
+  one (`ToolCall.signature`, whichever adapter read it) sends it back in the same place. Only
+  calls Gemini made carry one, so another server sees the field only in a conversation Gemini
+  took part in.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, ClassVar
 
+from .._envelope import ToolCall
 from ..errors import ConfigError, MissingDependencyError
 from . import ProviderOptions
 from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_account
@@ -55,6 +62,10 @@ class OpenAICompatibleAdapter(ChatCompletionsAdapter):
     def api_key(self) -> str:
         """`api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else the placeholder."""
         return self.options.api_key or env_key(self.api_key_env) or PLACEHOLDER_KEY
+
+    def signature(self, call: ToolCall) -> str | None:
+        """Every signature a call carries goes back: the server may be Gemini's endpoint, which needs it."""
+        return call.signature or super().signature(call)
 
     def configure(self, client: Any) -> None:
         """No OpenAI organization or project ids are sent to this host."""
