@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import functools
 import socket
 from collections.abc import Iterator
 
 import pytest
 
+import llmrelay._client
+from llmrelay import RetryPolicy
 from llmrelay.normalize import reset_strategies
 
 
@@ -17,6 +20,20 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _instant_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clients built without a retry policy retry at once: tests never really sleep.
+
+    Tests about waiting pass their own `RetryPolicy(sleep=...)` and see the waits it was asked for.
+    """
+
+    async def no_async_sleep(seconds: float) -> None:
+        return None
+
+    instant = functools.partial(RetryPolicy, sleep=lambda seconds: None, async_sleep=no_async_sleep)
+    monkeypatch.setattr(llmrelay._client, "RetryPolicy", instant)
 
 
 @pytest.fixture(autouse=True)

@@ -322,3 +322,21 @@ def test_a_custom_repair_trigger() -> None:
     c, fake = make([NativeCall("get_weather", "{}", "c")], repair_trigger=never, modes=["native_tools"])
     assert [r.kind for r in c.complete(ASK, tools=[WEATHER]).rejected] == ["invalid_arguments"]
     assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        '{"content": "" "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "needsMoreWork": true}',
+        '{"content": "", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    ],
+    ids=["missing comma", "stopped before its closers"],
+)
+def test_an_unreadable_or_unfinished_call_the_model_stopped_on_is_repaired(broken: str) -> None:
+    fixed = (
+        '{"content": "", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "needsMoreWork": true}'
+    )
+    c, _ = make([broken, fixed], mode="text")
+    result = c.complete(ASK, tools=[WEATHER])
+    assert [t.arguments for t in result.tool_calls] == [{"city": "Paris"}]
+    assert outcomes(result) == [("text", "repair"), ("text", "ok")]

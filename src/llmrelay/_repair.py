@@ -36,9 +36,10 @@ _ANNOUNCES = re.compile(
 
 def problems(result: Completion, request: Request) -> list[str]:
     """What is wrong with this answer, one sentence per problem (the default repair trigger)."""
-    found = [
-        _describe_rejection(rejected, request.tools) for rejected in result.rejected if rejected.kind != "truncated"
-    ]
+    # A call cut off at the token limit is reported, not repaired; one the model left unfinished
+    # on its own (a normal stop) is as broken as any other.
+    cut_off = is_truncated(result)
+    found = [_describe_rejection(r, request.tools) for r in result.rejected if r.kind != "truncated" or not cut_off]
     if result.provider_finish_reason == "MALFORMED_FUNCTION_CALL":
         found.append(
             "Your function call was malformed and could not be read. Call the function again, with valid JSON."
@@ -50,7 +51,7 @@ def problems(result: Completion, request: Request) -> list[str]:
 
 def is_truncated(result: Completion) -> bool:
     """The answer stopped at the token limit (its last call, if any, is incomplete)."""
-    return result.finish_reason == "length" or any(r.kind == "truncated" for r in result.rejected)
+    return result.finish_reason == "length"
 
 
 def _missing_call(result: Completion, request: Request) -> list[str]:
@@ -74,6 +75,8 @@ def _describe_rejection(rejected: RejectedCall, tools: tuple[Tool, ...]) -> str:
         return f"The call to '{rejected.name}' has invalid arguments: {details}. Its arguments must follow: {schema}"
     if rejected.kind == "embedded":
         return f"The call to '{rejected.name}' was only quoted in your text; make it as a real tool call."
+    if rejected.kind == "truncated":
+        return f"A tool call was left unfinished: {rejected.reason}. Write the complete call."
     return f"A tool call could not be read: {rejected.reason}. Write it again as valid JSON."
 
 

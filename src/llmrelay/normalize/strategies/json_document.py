@@ -19,6 +19,7 @@ from typing import Any
 from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._scan import find_balanced_end
 from .._types import Parsed
 
 _OPENERS = ("{", "[")
@@ -84,11 +85,33 @@ class LenientJsonDocument:
                 return None
             reason = f"the answer is a JSON tool call cut off before its end ({exc})"
             return Parsed(text=text, rejected=[RejectedCall(None, text, reason, "truncated")])
-        except LenientJSONError:
-            return None
+        except LenientJSONError as exc:
+            if not _is_call_attempt(text) or _several_values(text):
+                return None  # Not one broken call: left to the looser strategies (several objects, data).
+            reason = f"the answer is a JSON tool call, but not readable JSON ({exc})"
+            return Parsed(text=text, rejected=[RejectedCall(None, text, reason, "malformed")])
         return interpret_json(value, explicit=True)
 
 
 def _looks_tool_shaped(text: str) -> bool:
     head = text[:2000]
     return any(key in head for key in ('"toolCalls"', '"tool_calls"', '"name"', '"tool_name"', '"function"', "'name'"))
+
+
+def _is_call_attempt(text: str) -> bool:
+    """Unreadable JSON that still clearly meant to call a tool: an envelope, or a name with arguments.
+
+    Narrower than `_looks_tool_shaped`: broken *data* with a "name" key must not trigger a repair.
+    """
+    head = text[:2000]
+    if '"toolCalls"' in head or '"tool_calls"' in head:
+        return True
+    has_name = any(key in head for key in ('"name"', '"tool_name"', "'name'", "'tool_name'"))
+    return has_name and any(key in head for key in ('"arguments"', '"parameters"', "'arguments'", "'parameters'"))
+
+
+def _several_values(text: str) -> bool:
+    """Whether text follows the first balanced value: then this is not one broken document."""
+    start = len(text) - len(text.lstrip())
+    end = find_balanced_end(text, start)
+    return end is not None and bool(text[end:].strip())
