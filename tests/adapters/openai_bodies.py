@@ -293,6 +293,17 @@ def without_body(response: RawResponse) -> RawResponse:
     )
 
 
+HOME_HEADERS = "X-OpenAI-Team: home\nAuthorization: Bearer sk-home-token-that-must-stay-home"
+"""`OPENAI_CUSTOM_HEADERS` as openai 3 reads it, one header a line: meant for OpenAI only."""
+
+
+def assert_only_given_headers(headers: Any) -> None:
+    """What `HOME_HEADERS` set is absent; the key and the header given (`X-Team: mine`) are sent."""
+    assert "x-openai-team" not in headers
+    assert headers["authorization"] == f"Bearer {FAKE_KEY}"
+    assert headers["x-team"] == "mine"
+
+
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Environment variables the SDKs read must not leak from the machine into a test."""
     for name in (

@@ -126,6 +126,16 @@ def test_openai_account_ids_from_the_environment_are_sent(monkeypatch: pytest.Mo
     assert (headers["openai-organization"], headers["openai-project"]) == ("org-home", "proj_home")
 
 
+@pytest.mark.skipif(int(openai.__version__.split(".")[0]) < 3, reason="openai 2 does not read OPENAI_CUSTOM_HEADERS")
+def test_openai_custom_headers_from_the_environment_are_sent_to_openai(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The other side of the OpenRouter and openai-compatible tests: the SDK does read them.
+    monkeypatch.setenv("OPENAI_CUSTOM_HEADERS", "X-OpenAI-Team: home")
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=OPENAI_TEXT)
+        adapter().send(HELLO)
+    assert route.calls[0].request.headers["x-openai-team"] == "home"
+
+
 def test_no_key_anywhere_is_an_authentication_error_naming_the_variable(how: str) -> None:
     with mock_http() as router, pytest.raises(errors.AuthenticationError, match="OPENAI_API_KEY") as info:
         run(OpenAIAdapter(ProviderOptions()), HELLO, how)

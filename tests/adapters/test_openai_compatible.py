@@ -23,6 +23,7 @@ from .openai_bodies import (
     GEMINI_3_COMPAT_SIGNED,
     GEMINI_COMPAT_NO_ID,
     GEMINI_COMPAT_URL,
+    HOME_HEADERS,
     SIGNATURE,
     SIGNED_ELSEWHERE,
     SIGNED_STEP,
@@ -33,6 +34,7 @@ from .openai_bodies import (
     ErrorCase,
     Flavour,
     assert_no_key,
+    assert_only_given_headers,
     body_cases,
     check_error,
     clean_environment,
@@ -115,6 +117,14 @@ def test_no_openai_account_ids_are_sent(monkeypatch: pytest.MonkeyPatch, how: st
         headers = route.calls[0].request.headers
     assert "openai-organization" not in headers
     assert "openai-project" not in headers
+
+
+def test_no_openai_custom_headers_are_sent(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    monkeypatch.setenv("OPENAI_CUSTOM_HEADERS", HOME_HEADERS)  # openai 3 would send these to any host.
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=TEXT)
+        run(adapter(api_key=FAKE_KEY, headers={"X-Team": "mine"}), HELLO, how)
+        assert_only_given_headers(route.calls[0].request.headers)
 
 
 # --- what comes back ---------------------------------------------------------------------------

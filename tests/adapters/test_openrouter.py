@@ -15,6 +15,7 @@ from llmrelay.testing import mock_http
 
 from .openai_bodies import (
     FAKE_KEY,
+    HOME_HEADERS,
     OPENROUTER_200_ERROR,
     OPENROUTER_401,
     OPENROUTER_404_TOOLS,
@@ -28,6 +29,7 @@ from .openai_bodies import (
     ErrorCase,
     Flavour,
     assert_no_key,
+    assert_only_given_headers,
     body_cases,
     check_error,
     clean_environment,
@@ -117,6 +119,14 @@ def test_no_openai_account_ids_are_sent(monkeypatch: pytest.MonkeyPatch, how: st
         headers = route.calls[0].request.headers
     assert "openai-organization" not in headers
     assert "openai-project" not in headers
+
+
+def test_no_openai_custom_headers_are_sent(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    monkeypatch.setenv("OPENAI_CUSTOM_HEADERS", HOME_HEADERS)  # openai 3 would send these to any host.
+    with mock_http() as router:
+        route = router.post(URL).respond(200, json=OPENROUTER_JSON_TEXT)
+        run(adapter(api_key=FAKE_KEY, headers={"X-Team": "mine"}), HELLO, how)
+        assert_only_given_headers(route.calls[0].request.headers)
 
 
 def test_another_endpoint_can_be_given() -> None:

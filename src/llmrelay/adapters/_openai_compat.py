@@ -315,11 +315,16 @@ def env_key(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
-def forget_openai_account(client: Any) -> None:
-    """Keep the openai SDK from sending `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` to another host.
+def forget_openai_environment(client: Any, headers: Mapping[str, str]) -> None:
+    """Keep what the openai SDK read from the environment for OpenAI from going to another host.
 
-    The SDK reads both from the environment and sends them as headers on every request; an
-    OpenAI account's ids have no business at OpenRouter or a local server.
+    The SDK sends `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` as headers on every request, and openai 3
+    adds every header of `OPENAI_CUSTOM_HEADERS` (an `Authorization` there would even replace the
+    key). An OpenAI account's ids and headers have no business at OpenRouter or a local server:
+    only `headers`, the ones given to llmrelay, remain.
     """
     client.organization = None
     client.project = None
+    # Private, but where openai 2 and 3 both keep the headers sent with every request; openai 3's
+    # constructor has merged the environment's into them. The tests would see a rename.
+    client._custom_headers = dict(headers)

@@ -10,7 +10,8 @@ llmrelay.Client("openai-compatible:Qwen/Qwen3-8B", base_url="http://localhost:80
 - `base_url` is required: there is no default server.
 - The key is optional: `api_key`, else `OPENAI_COMPATIBLE_API_KEY`, else a placeholder. Local
   servers accept any key but the openai SDK insists on one, and `OPENAI_API_KEY` is never used,
-  so an OpenAI key is not sent to another host (nor `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID`).
+  so an OpenAI key is not sent to another host (nor `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID`, nor
+  the headers of `OPENAI_CUSTOM_HEADERS`).
 - `max_tokens` keeps its name: it is what these servers implement (vLLM, Ollama and llama.cpp
   read `max_tokens`; not all read `max_completion_tokens`).
 - What they answer varies; the reader copes with content as a list of text parts, calls
@@ -32,7 +33,7 @@ from typing import Any, ClassVar
 from .._envelope import ToolCall
 from ..errors import ConfigError, MissingDependencyError
 from . import ProviderOptions
-from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_account
+from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_environment
 
 try:
     import openai
@@ -68,5 +69,5 @@ class OpenAICompatibleAdapter(ChatCompletionsAdapter):
         return call.signature or super().signature(call)
 
     def configure(self, client: Any) -> None:
-        """No OpenAI organization or project ids are sent to this host."""
-        forget_openai_account(client)
+        """No OpenAI organization or project ids, nor `OPENAI_CUSTOM_HEADERS`, are sent to this host."""
+        forget_openai_environment(client, self.options.headers)

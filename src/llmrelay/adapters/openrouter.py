@@ -5,7 +5,7 @@ The request and answer shapes are in `_openai_compat`. OpenRouter's own rules
 
 - The endpoint is `https://openrouter.ai/api/v1`; the key comes from `api_key` or
   `OPENROUTER_API_KEY`; never from `OPENAI_API_KEY`, which the openai SDK would otherwise read,
-  and no `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` headers are sent.
+  and no `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` / `OPENAI_CUSTOM_HEADERS` headers are sent.
 - A host that does not support a parameter has it dropped, silently. With tools or
   `response_format` the request sets `"provider": {"require_parameters": true}`, so only hosts
   that support them are chosen, and a model with none fails (and the mode is learned) instead.
@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from .._types import Request
 from ..errors import MissingDependencyError
-from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_account
+from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_environment
 
 try:
     import openai
@@ -68,5 +68,5 @@ class OpenRouterAdapter(ChatCompletionsAdapter):
         return headers.get("x-request-id") or (generation if isinstance(generation, str) else None)
 
     def configure(self, client: Any) -> None:
-        """No OpenAI organization or project ids are sent to this host."""
-        forget_openai_account(client)
+        """No OpenAI organization or project ids, nor `OPENAI_CUSTOM_HEADERS`, are sent to this host."""
+        forget_openai_environment(client, self.options.headers)
