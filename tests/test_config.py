@@ -748,7 +748,7 @@ def test_client_arguments(keys: None) -> None:
         "retry": RetryPolicy(max_attempts=2, initial_delay=0.0),
         "strict": False,
         # The groq overrides, for the one groq model of the plan; openai's "*" for gpt-4o-mini.
-        "capabilities": {"gpt-4o-mini": {"json_object": False}, "llama-3.3-70b-versatile": {"json_schema": True}},
+        "capabilities": {"openai": {"*": {"json_object": False}}, "groq": {"llama-3.3*": {"json_schema": True}}},
     }
 
 
@@ -765,7 +765,7 @@ def test_from_config_builds_the_client(keys: None) -> None:
     assert client.supported_modes("openai", "gpt-4o-mini") == ("native_tools", "text")
     assert client.supported_modes("groq", "llama-3.3-70b-versatile") == ("native_tools", "json_object", "text")
     assert "json_schema" in llmrelay.capabilities.modes(
-        llmrelay.capabilities.lookup("groq", "llama-3.3-70b-versatile", client._overrides)
+        llmrelay.capabilities.lookup("groq", "llama-3.3-70b-versatile", client._overrides["groq"])
     )
 
 
@@ -821,18 +821,15 @@ def test_without_api_key_env_the_sdk_reads_its_usual_variable() -> None:
     assert client_arguments(load_config(), {})["api_key"] is None
 
 
-def test_same_model_name_on_two_providers_with_different_overrides() -> None:
-    path = write(
+def test_same_model_name_on_two_providers_keeps_each_providers_overrides() -> None:
+    write(
         'model = "openai-compatible:llama-3.3-70b-versatile"\nfallback_models = ["groq:llama-3.3-70b-versatile"]\n'
         'providers.openai-compatible.base_url = "http://localhost:8000/v1"\n'
-        '[capabilities.openai-compatible."llama*"]\nnative_tools = true\n'
+        '[capabilities.openai-compatible."llama*"]\njson_object = true\n'
     )
-    with pytest.raises(ConfigError) as error:
-        Client.from_config()
-    assert str(error.value) == (
-        f"{path}: capabilities: 'openai-compatible' and 'groq' both serve a model named 'llama-3.3-70b-versatile' in "
-        "this plan, with different overrides; the client applies overrides by model name, so give both the same ones"
-    )
+    client = Client.from_config(learner=CapabilityLearner())
+    assert "json_object" in client.supported_modes("openai-compatible", "llama-3.3-70b-versatile")
+    assert client._overrides.get("groq") is None  # The other provider's entry is untouched.
 
 
 def test_an_explicit_api_key_needs_no_variable_even_for_a_fallback_of_the_same_provider() -> None:

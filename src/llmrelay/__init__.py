@@ -1,5 +1,7 @@
 """llmrelay: call any LLM with tools and get one canonical answer, whatever format the model used."""
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from ._client import AsyncClient, Client
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
 from ._retry import RetryPolicy
@@ -37,6 +39,7 @@ __all__ = [
     "BadRequestError",
     "Client",
     "Completion",
+    "Config",
     "ConfigError",
     "FinishReason",
     "LLMRelayError",
@@ -49,6 +52,7 @@ __all__ = [
     "NotFoundError",
     "OverloadedError",
     "PermissionDeniedError",
+    "ProviderConfig",
     "ProviderConnectionError",
     "ProviderError",
     "ProviderTimeoutError",
@@ -64,14 +68,31 @@ __all__ = [
     "UnknownProviderError",
     "UnsupportedFeatureError",
     "Usage",
+    "load_config",
     "parse_response",
     "register_strategy",
     "to_tool",
     "unregister_strategy",
 ]
 
+_LAZY = {"Config", "ProviderConfig", "load_config"}  # The config reader loads only when used.
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from . import _config
+
+        value = getattr(_config, name)
+        value.__module__ = "llmrelay"
+        return value
+    raise AttributeError(f"module 'llmrelay' has no attribute {name!r}")
+
+
+if _TYPE_CHECKING:
+    from ._config import Config, ProviderConfig, load_config
+
 # Tracebacks and reprs say `llmrelay.ToolCall`, not `llmrelay._envelope.ToolCall`.
-for _name in __all__:
+for _name in set(__all__) - _LAZY:
     _obj = globals()[_name]
     if hasattr(_obj, "__module__") and not isinstance(_obj, str):
         try:

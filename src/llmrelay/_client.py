@@ -69,7 +69,7 @@ class _Pipeline:
         max_steps: int = 8,
         max_tokens_on_length: int | None = None,
         retry: RetryPolicy | None = None,
-        capabilities: Mapping[str, Mapping[str, object]] | None = None,
+        capabilities: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None,
         learner: CapabilityLearner | None = None,
         strict: bool = False,
         repair_trigger: RepairTrigger = problems,
@@ -92,7 +92,7 @@ class _Pipeline:
             max_steps: the fallback budget: at most this many (model, mode) steps per request.
             max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
             retry: the transient-retry policy (default `RetryPolicy()`).
-            capabilities: capability overrides, `{model pattern: {field: value}}`.
+            capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
             learner: where refused modes are remembered (default: shared by the process).
             strict: accept only explicit tool-call constructs in text answers.
             repair_trigger: what counts as a broken answer (default `_repair.problems`).
@@ -112,7 +112,7 @@ class _Pipeline:
         self.strict = strict
         self.repair_trigger = repair_trigger
         self.learner = learner or _shared_learner
-        self._overrides = capabilities
+        self._overrides = capabilities or {}
         self._options = {**(providers or {})}
         self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
         self._adapters: dict[str, Adapter] = {}
@@ -120,7 +120,7 @@ class _Pipeline:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self.adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
-            lookup(provider, name, capabilities)  # So do bad capability overrides.
+            lookup(provider, name, self._overrides.get(provider))  # So do bad capability overrides.
 
     @classmethod
     def from_config(
@@ -147,7 +147,7 @@ class _Pipeline:
 
     def supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides))
+        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides.get(provider)))
         supported = modes(caps)
         if self.modes is None:
             return supported

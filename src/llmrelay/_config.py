@@ -38,7 +38,6 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -46,7 +45,6 @@ from typing import Any, NoReturn
 from ._envelope import Mode
 from ._retry import RetryPolicy
 from .adapters import ProviderOptions, known_providers
-from .capabilities import specificity
 from .capabilities._capabilities import FACTS, MODES
 from .errors import ConfigError
 
@@ -194,7 +192,9 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
         "max_tokens_on_length": config.max_tokens_on_length,
         "retry": config.retry,
         "strict": config.strict,
-        "capabilities": _plan_capabilities(config, plan),
+        "capabilities": {
+            provider: {p: dict(f) for p, f in patterns.items()} for provider, patterns in config.capabilities.items()
+        },
     }
     return {**arguments, **overrides, "model": model, "fallback_models": list(fallbacks)}
 
@@ -599,30 +599,3 @@ def _resolve_ref(ref: object, aliases: Mapping[str, str], at: _Key) -> str:
 def _split(model: str) -> tuple[str, str]:
     provider, _, name = model.partition(":")
     return provider, name
-
-
-def _plan_capabilities(config: Config, plan: Sequence[tuple[str, str]]) -> dict[str, dict[str, object]]:
-    """The file's overrides for the plan's models, keyed by each model's exact (lower-cased) name.
-
-    The client takes overrides as `{pattern: facts}` for every provider alike, while the file
-    sorts them by provider; so they are resolved here, model by model, as `lookup` would (least
-    specific pattern first). Two providers of one plan serving a model of the same name must then
-    be given the same overrides.
-    """
-    flat: dict[str, dict[str, object]] = {}
-    served_by: dict[str, str] = {}
-    for provider, model in dict.fromkeys(plan):
-        name = model.lower()
-        patterns = config.capabilities.get(provider, {})
-        facts: dict[str, object] = {}
-        for pattern in sorted((p for p in patterns if fnmatchcase(name, p.lower())), key=specificity):
-            facts.update(patterns[pattern])
-        if name in served_by and facts != flat.get(name, {}):
-            (_root(config.path) / "capabilities").fail(
-                f"{served_by[name]!r} and {provider!r} both serve a model named {model!r} in this plan, with "
-                "different overrides; the client applies overrides by model name, so give both the same ones"
-            )
-        served_by[name] = provider
-        if facts:
-            flat[name] = facts
-    return flat

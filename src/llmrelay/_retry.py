@@ -9,7 +9,6 @@ multiply. Built on tenacity, imported only when a call is made.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +21,12 @@ if TYPE_CHECKING:
     from tenacity import RetryCallState
 
 _T = TypeVar("_T")
+
+
+async def _asyncio_sleep(seconds: float) -> None:
+    import asyncio  # Only for AsyncClient: asyncio (with ssl) costs ~15 ms at import.
+
+    await asyncio.sleep(seconds)
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,7 @@ class RetryPolicy:
     """No retry starts after this many seconds since the first try."""
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
     """How to wait (tests inject a recorder so they run instantly)."""
-    async_sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False, compare=False)
+    async_sleep: Callable[[float], Awaitable[None]] = field(default=_asyncio_sleep, repr=False, compare=False)
     """How to wait in `AsyncClient`."""
 
     def delay(self, retry_number: int, error: BaseException | None) -> float:
