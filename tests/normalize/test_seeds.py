@@ -382,7 +382,7 @@ def test_text_arguments_follow_the_schema(case: Case) -> None:
 def test_input_over_the_size_limit_is_returned_unsearched_with_a_warning() -> None:
     from llmrelay import parse_response
 
-    text = 'x' * 50 + '{"name": "f", "arguments": {}}'
+    text = "x" * 50 + '{"name": "f", "arguments": {}}'
     result = parse_response(text, max_chars=60)
     assert (result.content, result.tool_calls, result.raw) == (text, [], text)
     assert result.warnings == ["input is 80 characters, over max_chars=60: not searched for tool calls"]
