@@ -210,3 +210,15 @@ def test_a_provider_signature_rides_on_the_tool_call_and_comes_back() -> None:
     c2, fake2 = client(["ok"])
     c2.complete([*ASK, as_dict], tools=[WEATHER])
     assert fake2.requests[0].messages[1].tool_calls[0].signature == "c2ln"
+
+
+def test_a_google_signature_in_the_openai_wire_shape_is_kept() -> None:
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": "{}"},
+        "extra_content": {"google": {"thought_signature": "c2ln"}},
+    }
+    c, fake = client(["ok"])
+    c.complete([*ASK, {"role": "assistant", "tool_calls": [call]}], tools=[WEATHER])
+    assert fake.requests[0].messages[1].tool_calls[0].signature == "c2ln"

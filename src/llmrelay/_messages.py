@@ -105,13 +105,20 @@ def _tool_call(call: Any) -> ToolCall:
     if not isinstance(name, str) or not name:
         raise ValueError(f"tool call without a name: {dict(call)!r}")
     arguments = function.get("arguments", function.get("args", function.get("input")))
-    call_id, signature = call.get("id"), call.get("signature")
+    call_id, signature = call.get("id"), call.get("signature") or _google_signature(call)
     return ToolCall(
         name,
         decode_arguments(arguments),
         str(call_id) if call_id else None,
         signature if isinstance(signature, str) else None,
     )
+
+
+def _google_signature(call: Mapping[str, Any]) -> Any:
+    """Gemini's signature on a call in the OpenAI wire shape (`extra_content.google.thought_signature`)."""
+    extra = call.get("extra_content")
+    google = extra.get("google") if isinstance(extra, Mapping) else None
+    return google.get("thought_signature") if isinstance(google, Mapping) else None
 
 
 def portable_id(call_id: str | None, *, pattern: re.Pattern[str], max_length: int, prefix: str = "call_") -> str:
