@@ -44,7 +44,7 @@ class RetryPolicy:
     max_retry_after: float = 60.0
     """A provider's Retry-After longer than this is cut to it."""
     total_timeout: float = 120.0
-    """No retry starts after this many seconds since the first try."""
+    """No retry starts later than this many seconds after the first try (its wait included)."""
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
     """How to wait (tests inject a recorder so they run instantly)."""
     async_sleep: Callable[[float], Awaitable[None]] = field(default=_asyncio_sleep, repr=False, compare=False)
@@ -75,7 +75,7 @@ class RetryPolicy:
         return await retrying(function)
 
     def _tenacity_options(self, on_retry: Callable[[BaseException, float], None] | None) -> dict[str, Any]:
-        from tenacity import retry_if_exception_type, stop_after_attempt, stop_after_delay
+        from tenacity import retry_if_exception_type, stop_after_attempt, stop_before_delay
 
         def wait(state: RetryCallState) -> float:
             error = state.outcome.exception() if state.outcome else None
@@ -88,7 +88,8 @@ class RetryPolicy:
                     on_retry(error, state.next_action.sleep)
 
         return {
-            "stop": stop_after_attempt(max(self.max_attempts, 1)) | stop_after_delay(self.total_timeout),
+            # stop_before_delay counts the wait ahead too: no retry *starts* past total_timeout.
+            "stop": stop_after_attempt(max(self.max_attempts, 1)) | stop_before_delay(self.total_timeout),
             "wait": wait,
             "retry": retry_if_exception_type(TransientError),
             "before_sleep": before_sleep,
