@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .errors import ConfigError
@@ -38,17 +39,31 @@ class Tool:
 
     @cached_property
     def validator(self) -> Validator:
-        """A JSON-schema validator for the arguments, built once per tool."""
-        from jsonschema.exceptions import SchemaError
-        from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
-
-        cls = validator_for(self.parameters)
+        """A JSON-schema validator for the arguments, built once per schema."""
         try:
-            cls.check_schema(dict(self.parameters))
-        except SchemaError as exc:
-            raise ConfigError(f"tool {self.name!r}: parameters is not a valid JSON schema: {exc.message}") from exc
-        validator: Validator = cls(self.parameters)
-        return validator
+            return _validator(json.dumps(self.parameters, sort_keys=True))
+        except ValueError as exc:
+            raise ConfigError(f"tool {self.name!r}: parameters is not a valid JSON schema: {exc}") from exc
+
+
+@lru_cache(maxsize=512)
+def _validator(schema_json: str) -> Validator:
+    """A checked validator per distinct schema.
+
+    Tools given as dicts become new `Tool`s on every call, and checking a schema against its
+    metaschema costs far more than a call's own work; so validators are shared by schema content.
+    """
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for  # Heavy import: only when tools are checked.
+
+    schema = json.loads(schema_json)
+    cls = validator_for(schema)
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        raise ValueError(exc.message) from exc
+    validator: Validator = cls(schema)
+    return validator
 
 
 def to_tool(obj: ToolLike) -> Tool:
