@@ -141,3 +141,13 @@ def test_an_invalid_parameters_schema_is_a_config_error_when_calls_are_checked()
     bad = {"name": "f", "parameters": {"type": "OBJECT"}}  # Gemini's OpenAPI spelling, not JSON schema
     with pytest.raises(ConfigError, match="tool 'f': parameters is not a valid JSON schema"):
         parse_response('{"name": "f", "arguments": {}}', tools=[bad])
+
+
+def test_validators_are_built_once_per_schema() -> None:
+    """A dict tool becomes a new Tool on every call; its checked validator must not be rebuilt each time."""
+    from llmrelay._tools import _validator
+
+    schema = {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}
+    first = to_tool({"name": "search", "parameters": schema}).validator
+    again = to_tool({"name": "search", "parameters": dict(schema)}).validator
+    assert first is again and _validator.cache_info().hits >= 1
