@@ -19,7 +19,7 @@ from ._messages import MessageLike, to_messages
 from ._repair import RepairTrigger, problems
 from ._retry import RetryPolicy
 from ._tools import Tool, ToolLike, to_tools
-from ._types import Message, NamedTool, Request, ToolChoice
+from ._types import NamedTool, Request, ToolChoice
 from .adapters import Adapter, ProviderOptions, adapter_class
 from .capabilities import CapabilityLearner, Feature, lookup, modes
 from .errors import ConfigError, ProviderError, UnsupportedFeatureError
@@ -300,6 +300,3 @@ def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
         return NamedTool(name)
     known = ", ".join(t.name for t in tools) or "no tools were given"
     raise ConfigError(f"tool_choice {choice!r} is not auto, none, required or a tool's name ({known})")
-
-
-__all__ = ["AsyncClient", "Client", "Message"]

@@ -101,7 +101,7 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             trace.append(_attempt(step, "error", _reason(error), started))
             policy.learn(step, error)
             raise
-        result = to_completion(raw, tools=request.tools, mode=request.mode, strict=policy.strict, attempts=[])
+        result = to_completion(raw, tools=request.tools, mode=request.mode, strict=policy.strict)
         if is_truncated(result) and policy.max_tokens_on_length and not longer_asked:
             trace.append(
                 _attempt(
@@ -145,7 +145,7 @@ def _degrade(
     trace.append(
         _attempt(step, "degraded", "every tool-capable step failed: answered without tools", started, raw.usage)
     )
-    result = to_completion(raw, tools=(), mode="text", strict=policy.strict, attempts=[])
+    result = to_completion(raw, tools=(), mode="text", strict=policy.strict)
     return replace(_finish(result, trace), degraded=True)
 
 

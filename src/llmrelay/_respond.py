@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ._envelope import Attempt, Completion, FinishReason, Mode, RejectedCall, ToolCall
+from ._envelope import Completion, FinishReason, Mode, RejectedCall, ToolCall
 from ._tools import Tool
 from ._types import RawResponse
 from .normalize import call_from_parts, parse_response
@@ -51,10 +51,11 @@ def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishR
     return "tool_calls" if reason == "stop" and has_calls else reason
 
 
-def to_completion(
-    raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool, attempts: list[Attempt]
-) -> Completion:
-    """Build the envelope for one answer: native calls, then calls read from the text."""
+def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool) -> Completion:
+    """Build the envelope for one answer: native calls, then calls read from the text.
+
+    The trace and the summed usage of the whole request are added by the flow (`_flow._finish`).
+    """
     by_name = {tool.name: tool for tool in tools} if tools else None
     native_accepted, native_rejected = _native_calls(raw, by_name)
     text = parse_response(raw.text, tools=list(tools) if tools else None, strict=strict)
@@ -75,7 +76,6 @@ def to_completion(
         finish_reason=normalize_finish(raw.finish_reason, has_calls=bool(calls)),
         provider_finish_reason=raw.finish_reason,
         usage=raw.usage,
-        attempts=attempts,
     )
 
 
