@@ -26,7 +26,8 @@ providers.openai-compatible.base_url = "http://localhost:11434/v1"
 What wins: the keyword arguments of `from_config`, then `LLMRELAY_MODEL` (the model only), then
 the profile (`profile=`, else `LLMRELAY_PROFILE`, else `default_profile`, else none), then the
 top-level settings. Tables merge key by key; any other value is replaced whole. Every profile is
-checked when the file is loaded, and each error names the file, the dotted key and what is wrong.
+checked when the file is loaded (`_config_checks`), and each error names the file, the dotted key
+and what is wrong.
 docs/configuration.md has the full reference.
 """
 
@@ -34,29 +35,23 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
+from ._config_checks import TOP_LEVEL, Key, check_table, known, model_ref
 from ._envelope import Mode
 from ._retry import RetryPolicy
-from .adapters import ProviderOptions, known_providers
-from .capabilities._capabilities import FACTS, MODES
+from .adapters import ProviderOptions
 from .errors import ConfigError
 
 CONFIG_FILE = "llmrelay.toml"
 PYPROJECT = "pyproject.toml"
 PROFILE_ENV = "LLMRELAY_PROFILE"
 MODEL_ENV = "LLMRELAY_MODEL"
-
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key"})
-_NO_KEYS = "API keys are never written in the file: put the key in an environment variable and set {} to its name"
 
 
 @dataclass(frozen=True, repr=False)
@@ -150,11 +145,11 @@ def load_config(path: str | os.PathLike[str] | None = None, profile: str | None 
             file, the dotted key and what is wrong).
     """
     path_read, document, root = _locate(path)
-    top = _check_table(document, root, _TOP_LEVEL)
+    top = check_table(document, root, TOP_LEVEL)
     file = _File(path_read, root, top, profiles=top.pop("profiles", {}))
     default = top.pop("default_profile", None)
     if default is not None and default not in file.profiles:
-        (root / "default_profile").fail(f"unknown profile {default!r}{_known(file.profiles, 'profiles')}")
+        (root / "default_profile").fail(f"unknown profile {default!r}{known(file.profiles, 'profiles')}")
     for name in file.profiles:  # A mistake in any profile fails now, not when someone picks that one.
         _resolve(file, name, model_env=None)
     return _resolve(file, _choose(profile, default, file.profiles, root), os.environ.get(MODEL_ENV) or None)
@@ -168,10 +163,10 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
     """
     model = config.model
     if "model" in overrides:
-        model = _resolve_ref(overrides["model"], config.aliases, _Key(f"{config.path}: from_config(model=...)"))
+        model = _resolve_ref(overrides["model"], config.aliases, Key(f"{config.path}: from_config(model=...)"))
     fallbacks = config.fallback_models
     if "fallback_models" in overrides:
-        at = _Key(f"{config.path}: from_config(fallback_models=...)")
+        at = Key(f"{config.path}: from_config(fallback_models=...)")
         fallbacks = tuple(_resolve_ref(ref, config.aliases, at) for ref in overrides["fallback_models"])
     plan = [_split(model), *map(_split, fallbacks)]
     primary = config.provider_options(plan[0][0], read_key="api_key" not in overrides)
@@ -199,267 +194,15 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
     return {**arguments, **overrides, "model": model, "fallback_models": list(fallbacks)}
 
 
-# --- where a value is, and what is wrong with it ----------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Key:
-    """Where a value is: the file and the dotted key inside it, as every error names them."""
-
-    file: str
-    parts: tuple[str | int, ...] = ()
-    """Table keys, and positions in arrays."""
-
-    def __truediv__(self, part: str | int) -> _Key:
-        return _Key(self.file, (*self.parts, part))
-
-    def __str__(self) -> str:
-        text = ""
-        for part in self.parts:  # Keys TOML cannot write bare are quoted; positions read `modes[1]`.
-            if isinstance(part, int):
-                text += f"[{part}]"
-            else:
-                text += ("." if text else "") + (part if _BARE_KEY.fullmatch(part) else _quoted(part))
-        return text
-
-    def fail(self, problem: str) -> NoReturn:
-        """Raise the `ConfigError` for this key."""
-        where = f"{self.file}: {self}" if self.parts else self.file
-        raise ConfigError(f"{where}: {problem}")
-
-
-def _quoted(key: str) -> str:
-    return '"' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _show(value: object) -> str:
-    """A value as an error shows it: numbers and booleans as written, anything else by kind only.
-
-    Strings are never echoed, so a key pasted in the wrong place does not end up in a log.
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    kinds = {str: "a string", list: "an array", dict: "a table"}
-    return next((name for kind, name in kinds.items() if isinstance(value, kind)), "a date or time")
-
-
-def _known(names: Mapping[str, object] | Sequence[str], what: str) -> str:
-    return f" (known {what}: {', '.join(sorted(names))})" if names else f" (the file defines no {what})"
-
-
-def _unknown_key(at: _Key, allowed: Sequence[str]) -> NoReturn:
-    from difflib import get_close_matches  # only when there is a mistake to explain
-
-    close = get_close_matches(str(at.parts[-1]), allowed, n=1)
-    at.fail(
-        f"unknown key; did you mean {close[0]!r}?" if close else f"unknown key; expected one of {', '.join(allowed)}"
-    )
-
-
-# --- checking the file, one value at a time ---------------------------------------------------
-
-_Check = Callable[[Any, _Key], Any]
-
-
-def _table(value: object, at: _Key) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        at.fail(f"must be a table, got {_show(value)}")
-    return value
-
-
-def _check_table(value: object, at: _Key, schema: Mapping[str, _Check]) -> dict[str, Any]:
-    """Each key of a table checked by its schema entry; unknown keys and literal API keys refused."""
-    checked: dict[str, Any] = {}
-    for key, item in _table(value, at).items():
-        if key == "api_key":
-            provider = str(at.parts[-1]) if at.parts[-2:-1] == ("providers",) else "<provider>"
-            (at / key).fail(_NO_KEYS.format(f"providers.{provider}.api_key_env"))
-        if key not in schema:
-            _unknown_key(at / key, list(schema))
-        checked[key] = schema[key](item, at / key)
-    return checked
-
-
-def _string(value: object, at: _Key) -> str:
-    if not isinstance(value, str) or not value:
-        at.fail(f"must be a non-empty string, got {'an empty string' if value == '' else _show(value)}")
-    return value
-
-
-def _boolean(value: object, at: _Key) -> bool:
-    if not isinstance(value, bool):
-        at.fail(f"must be true or false, got {_show(value)}")
-    return value
-
-
-def _integer(minimum: int) -> _Check:
-    def check(value: object, at: _Key) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            at.fail(f"must be an integer >= {minimum}, got {_show(value)}")
-        return value
-
-    return check
-
-
-def _number(minimum: float, *, above: bool = False) -> _Check:
-    expected = f"a number {'>' if above else '>='} {minimum:g}"
-
-    def check(value: object, at: _Key) -> float:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-        if number is None or number < minimum or (above and number == minimum):
-            at.fail(f"must be {expected}, got {_show(value)}")
-        return number
-
-    return check
-
-
-def _mode(value: object, at: _Key) -> Mode:
-    if value not in MODES:
-        shown = repr(value) if isinstance(value, str) else _show(value)
-        at.fail(f"must be one of {', '.join(MODES)}, got {shown}")
-    return value
-
-
-def _array(item: _Check, *, distinct: bool = False) -> _Check:
-    def check(value: object, at: _Key) -> tuple[Any, ...]:
-        if not isinstance(value, list):
-            at.fail(f"must be an array, got {_show(value)}")
-        items = tuple(item(v, at / i) for i, v in enumerate(value))
-        if distinct and len(set(items)) < len(items):
-            at.fail("lists a value more than once")
-        return items
-
-    return check
-
-
-def _modes(value: object, at: _Key) -> tuple[Mode, ...]:
-    modes: tuple[Mode, ...] = _array(_mode, distinct=True)(value, at)
-    if not modes:
-        at.fail("must list at least one mode")
-    return modes
-
-
-def _provider_id(provider: str, at: _Key) -> None:
-    if provider not in known_providers():
-        at.fail(f"unknown provider {provider!r}{_known(known_providers(), 'providers')}")
-
-
-def _params(value: object, at: _Key) -> dict[str, Any]:
-    params = _table(value, at)
-    if "api_key" in params:
-        (at / "api_key").fail(_NO_KEYS.format("providers.<provider>.api_key_env"))
-    return params
-
-
-def _env_name(value: object, at: _Key) -> str:
-    if not isinstance(value, str) or not _ENV_NAME.fullmatch(value):
-        at.fail("must be the name of an environment variable (letters, digits and _), not the key itself")
-    return value
-
-
-def _headers(value: object, at: _Key) -> dict[str, str]:
-    headers = _table(value, at)
-    for name, header in headers.items():
-        if name.lower() in _CREDENTIAL_HEADERS:
-            (at / name).fail(_NO_KEYS.format("providers.<provider>.api_key_env") + " (or pass headers= in code)")
-        if not isinstance(header, str):
-            (at / name).fail(f"must be a string, got {_show(header)}")
-    return headers
-
-
-_PROVIDER: dict[str, _Check] = {
-    "base_url": _string,
-    "api_key_env": _env_name,
-    "timeout": _number(0, above=True),
-    "headers": _headers,
-}
-_RETRY: dict[str, _Check] = {
-    "max_attempts": _integer(1),
-    **dict.fromkeys(("initial_delay", "max_delay", "jitter", "max_retry_after", "total_timeout"), _number(0)),
-}
-
-
-def _providers(value: object, at: _Key) -> dict[str, dict[str, Any]]:
-    checked = {}
-    for provider, settings in _table(value, at).items():
-        _provider_id(provider, at / provider)
-        checked[provider] = _check_table(settings, at / provider, _PROVIDER)
-    return checked
-
-
-def _model_ref(value: object, at: _Key) -> str:
-    """A "provider:model-name" whose provider is known, or (without a colon) an alias's name."""
-    ref = _string(value, at)
-    provider, colon, name = ref.partition(":")
-    if colon and (not provider or not name):
-        at.fail(f"must be 'provider:model-name' or an alias, got {ref!r}")
-    if colon:
-        _provider_id(provider, at)
-    return ref
-
-
-def _aliases(value: object, at: _Key) -> dict[str, str]:
-    aliases = {}
-    for name, target in _table(value, at).items():
-        if ":" in name:
-            (at / name).fail("an alias's name cannot contain ':' (it would read as 'provider:model-name')")
-        if ":" not in _model_ref(target, at / name):
-            (at / name).fail(f"must be 'provider:model-name' (an alias cannot name another alias), got {target!r}")
-        aliases[name] = target
-    return aliases
-
-
-def _capabilities(value: object, at: _Key) -> dict[str, dict[str, dict[str, object]]]:
-    checked: dict[str, dict[str, dict[str, object]]] = {}
-    for provider, patterns in _table(value, at).items():
-        _provider_id(provider, at / provider)
-        checked[provider] = {p: _facts(f, at / provider / p) for p, f in _table(patterns, at / provider).items()}
-    return checked
-
-
-def _facts(value: object, at: _Key) -> dict[str, object]:
-    # fnmatch would read brackets as a character class; a model name never needs one.
-    if any(bracket in str(at.parts[-1]) for bracket in "[]"):
-        at.fail("a model pattern may use * and ? only, not brackets")
-    schema = {fact: _boolean for fact in FACTS if fact != "context_window"}
-    return _check_table(value, at, {**schema, "context_window": _integer(1)})
-
-
-_SETTINGS: dict[str, _Check] = {
-    "model": _model_ref,
-    "fallback_models": _array(_model_ref),
-    "mode": _mode,
-    "modes": _modes,
-    "max_repairs": _integer(0),
-    "max_steps": _integer(1),
-    "max_tokens_on_length": _integer(1),
-    "strict": _boolean,
-    "params": _params,
-    "retry": lambda value, at: _check_table(value, at, _RETRY),
-    "providers": _providers,
-    "aliases": _aliases,
-    "capabilities": _capabilities,
-}
-
-
-def _profiles(value: object, at: _Key) -> dict[str, dict[str, Any]]:
-    return {name: _check_table(layer, at / name, _SETTINGS) for name, layer in _table(value, at).items()}
-
-
-_TOP_LEVEL: dict[str, _Check] = {"default_profile": _string, "profiles": _profiles, **_SETTINGS}
-
-
 # --- finding and reading the file --------------------------------------------------------------
 
 
-def _locate(path: str | os.PathLike[str] | None) -> tuple[Path, dict[str, Any], _Key]:
+def _locate(path: str | os.PathLike[str] | None) -> tuple[Path, dict[str, Any], Key]:
     """The file, its settings table, and the key of that table (`tool.llmrelay` in pyproject.toml)."""
     if path is not None:
         file = Path(path)
         if not file.is_file():
-            _Key(str(file)).fail("no such file" if not file.exists() else "not a file")
+            Key(str(file)).fail("no such file" if not file.exists() else "not a file")
         return _settings_table(file, _read(file))
     start = directory = Path.cwd().resolve()
     for directory in (start, *start.parents):
@@ -475,19 +218,19 @@ def _locate(path: str | os.PathLike[str] | None) -> tuple[Path, dict[str, Any], 
     )
 
 
-def _settings_table(file: Path, document: dict[str, Any]) -> tuple[Path, dict[str, Any], _Key]:
+def _settings_table(file: Path, document: dict[str, Any]) -> tuple[Path, dict[str, Any], Key]:
     """The whole document, or its `[tool.llmrelay]` table in a pyproject.toml."""
     if file.name != PYPROJECT:
         return file, document, _root(file)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "llmrelay" not in tool:
-        _Key(str(file)).fail("no [tool.llmrelay] table")
+        Key(str(file)).fail("no [tool.llmrelay] table")
     return file, tool["llmrelay"], _root(file)
 
 
-def _root(file: Path) -> _Key:
+def _root(file: Path) -> Key:
     """The key of the settings table: the whole file, or `tool.llmrelay` in a pyproject.toml."""
-    return _Key(str(file), ("tool", "llmrelay") if file.name == PYPROJECT else ())
+    return Key(str(file), ("tool", "llmrelay") if file.name == PYPROJECT else ())
 
 
 def _read(file: Path) -> dict[str, Any]:
@@ -497,16 +240,16 @@ def _read(file: Path) -> dict[str, Any]:
     try:
         document: dict[str, Any] = parser.loads(file.read_bytes().decode("utf-8"))
     except OSError as exc:
-        _Key(str(file)).fail(f"cannot be read: {exc.strerror}")
+        Key(str(file)).fail(f"cannot be read: {exc.strerror}")
     except ValueError as exc:  # TOMLDecodeError and UnicodeDecodeError both are
-        _Key(str(file)).fail(f"not valid TOML: {exc}")
+        Key(str(file)).fail(f"not valid TOML: {exc}")
     return document
 
 
 # --- choosing and resolving a profile -----------------------------------------------------------
 
 
-def _choose(argument: str | None, default: str | None, profiles: Mapping[str, object], root: _Key) -> str | None:
+def _choose(argument: str | None, default: str | None, profiles: Mapping[str, object], root: Key) -> str | None:
     """The profile to use: the argument, else `LLMRELAY_PROFILE`, else `default_profile`, else none."""
     env = os.environ.get(PROFILE_ENV) or None
     if argument is not None:
@@ -516,7 +259,7 @@ def _choose(argument: str | None, default: str | None, profiles: Mapping[str, ob
     else:
         return default  # Checked when the file was read.
     if name not in profiles:
-        root.fail(f"unknown profile {name!r}{source}{_known(profiles, 'profiles')}")
+        root.fail(f"unknown profile {name!r}{source}{known(profiles, 'profiles')}")
     return name
 
 
@@ -534,7 +277,7 @@ class _File:
     """A checked file: its top-level settings and its profiles."""
 
     path: Path
-    root: _Key
+    root: Key
     top: dict[str, Any]
     profiles: dict[str, dict[str, Any]]
 
@@ -547,12 +290,12 @@ def _resolve(file: _File, name: str | None, model_env: str | None) -> Config:
     layer = file.profiles[name] if name is not None else {}
     settings = _merge(file.top, layer)
 
-    def at(key: str) -> _Key:  # Where a setting was written: in the profile, or at the top level.
+    def at(key: str) -> Key:  # Where a setting was written: in the profile, or at the top level.
         return file.root / "profiles" / name / key if name is not None and key in layer else file.root / key
 
     aliases: dict[str, str] = settings.get("aliases", {})
     if model_env is not None:
-        model = _resolve_ref(model_env, aliases, _Key(f"{file.path}: {MODEL_ENV} (environment)"))
+        model = _resolve_ref(model_env, aliases, Key(f"{file.path}: {MODEL_ENV} (environment)"))
     elif "model" in settings:
         model = _resolve_ref(settings["model"], aliases, at("model"))
     else:
@@ -583,13 +326,13 @@ def _provider(settings: dict[str, Any]) -> ProviderConfig:
     return ProviderConfig(**{**settings, "headers": MappingProxyType(settings.get("headers", {}))})
 
 
-def _resolve_ref(ref: object, aliases: Mapping[str, str], at: _Key) -> str:
+def _resolve_ref(ref: object, aliases: Mapping[str, str], at: Key) -> str:
     """A model reference as "provider:model-name": itself, or the alias it names."""
-    text = _model_ref(ref, at)
+    text = model_ref(ref, at)
     if ":" in text:
         return text
     if text not in aliases:
-        at.fail(f"{text!r} is neither 'provider:model-name' nor an alias{_known(aliases, 'aliases')}")
+        at.fail(f"{text!r} is neither 'provider:model-name' nor an alias{known(aliases, 'aliases')}")
     return aliases[text]
 
 
