@@ -27,7 +27,6 @@ from .errors import (
     UnknownProviderError,
     UnsupportedFeatureError,
 )
-from .normalize import Strategy, parse_response, register_strategy, unregister_strategy
 
 __version__ = "0.1.0"
 
@@ -75,21 +74,35 @@ __all__ = [
     "unregister_strategy",
 ]
 
-_LAZY = {"Config", "ProviderConfig", "load_config"}  # The config reader loads only when used.
+# Loaded on first use, to keep `import llmrelay` light: the config reader, and the normalizer
+# (its regexes and strategies) until a first answer is read.
+_LAZY_FROM = {
+    "Config": "_config",
+    "ProviderConfig": "_config",
+    "load_config": "_config",
+    "Strategy": "normalize",
+    "parse_response": "normalize",
+    "register_strategy": "normalize",
+    "unregister_strategy": "normalize",
+}
+_LAZY = set(_LAZY_FROM)
 
 
 def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        from . import _config
+    if name in _LAZY_FROM:
+        import importlib
 
-        value = getattr(_config, name)
-        value.__module__ = "llmrelay"
+        value = getattr(importlib.import_module(f".{_LAZY_FROM[name]}", __name__), name)
+        if name != "Strategy":  # A Protocol; the others say `llmrelay.` in tracebacks.
+            value.__module__ = "llmrelay"
+        globals()[name] = value
         return value
     raise AttributeError(f"module 'llmrelay' has no attribute {name!r}")
 
 
 if _TYPE_CHECKING:
     from ._config import Config, ProviderConfig, load_config
+    from .normalize import Strategy, parse_response, register_strategy, unregister_strategy
 
 # Tracebacks and reprs say `llmrelay.ToolCall`, not `llmrelay._envelope.ToolCall`.
 for _name in set(__all__) - _LAZY:

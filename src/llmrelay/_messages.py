@@ -18,7 +18,6 @@ from typing import Any
 from ._envelope import Completion, ToolCall
 from ._types import Message, Role
 from .errors import ConfigError
-from .normalize._calls import decode_arguments
 
 MessageLike = Message | Completion | Mapping[str, Any]
 
@@ -95,6 +94,8 @@ def _part_text(part: Any) -> str:
 
 
 def _tool_call(call: Any) -> ToolCall:
+    from .normalize._calls import decode_arguments  # The normalizer loads on first use.
+
     if isinstance(call, ToolCall):
         return call
     if not isinstance(call, Mapping):
