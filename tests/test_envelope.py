@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
 from llmrelay import Completion, ModelError, RejectedCall, ToolCall
-from llmrelay._envelope import new_completion, new_tool_call
+from llmrelay._envelope import new_completion, new_tool_call, positional_builder
 
 
 def test_fast_builders_match_the_dataclass_constructors() -> None:
@@ -40,6 +42,26 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "attempts",
         "degraded",
     ]
+
+
+def test_a_completion_built_from_the_answer_fields_alone_behaves_like_a_full_one() -> None:
+    # new_completion stores only the answer's 8 fields; the client's keep their class defaults.
+    built = new_completion("hi", [ToolCall("f", {}, None)], True, [], "raw", "fmt", None, [])
+    full = Completion("hi", [ToolCall("f", {}, None)], True, [], "raw", "fmt", None, [])
+    assert built == full
+    assert repr(built) == repr(full)
+    assert dataclasses.asdict(built) == dataclasses.asdict(full)
+    assert pickle.loads(pickle.dumps(built)) == full
+    assert copy.deepcopy(built) == full
+    assert (built.mode, built.usage, built.attempts, built.degraded) == (None, full.usage, [], False)
+    assert built.attempts is not new_completion("", [], None, [], "", None, None, []).attempts
+    replaced = dataclasses.replace(built, mode="text", provider="openai")
+    assert (replaced.mode, replaced.provider, replaced.content) == ("text", "openai", "hi")
+
+
+def test_a_builder_cannot_leave_out_a_field_without_default() -> None:
+    with pytest.raises(TypeError, match="'name' has no default"):
+        positional_builder(ToolCall, leading=0)
 
 
 def test_results_are_frozen() -> None:

@@ -166,17 +166,30 @@ class Completion:
 _T = TypeVar("_T")
 
 
-def positional_builder(cls: type[_T]) -> Callable[..., _T]:
+def positional_builder(cls: type[_T], *, leading: int | None = None) -> Callable[..., _T]:
     """A fast constructor for the frozen dataclass `cls`, taking its fields positionally.
 
     A frozen dataclass's `__init__` sets each field through `object.__setattr__`; on a short
     answer that is most of what `parse_response` costs. The normalizer's hot path builds its
     results with this instead. It is generated the way `dataclasses` generates `__init__`, with
     the same defaults, and a test checks it against `__init__`.
+
+    With `leading`, the builder takes only the first `leading` fields; each later field keeps its
+    default without being stored on the instance: a plain default is the class attribute that
+    `dataclass` sets (read through the class, as for any attribute the instance lacks), a
+    default factory is still called. The result compares, copies, pickles and `replace`s like
+    one from `__init__`.
     """
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "MISSING": MISSING}
     parameters, lines = [], []
-    for f in fields(cls):  # type: ignore[arg-type]
+    for position, f in enumerate(fields(cls)):  # type: ignore[arg-type]
+        if leading is not None and position >= leading:
+            if f.default_factory is not MISSING:
+                namespace[f"factory_{f.name}"] = f.default_factory
+                lines.append(f"d[{f.name!r}] = factory_{f.name}()")
+            elif f.default is MISSING:
+                raise TypeError(f"field {f.name!r} has no default: it must be among the leading fields")
+            continue
         if f.default is not MISSING:
             namespace[f"default_{f.name}"] = f.default
             parameters.append(f"{f.name}=default_{f.name}")
@@ -193,5 +206,6 @@ def positional_builder(cls: type[_T]) -> Callable[..., _T]:
     return build
 
 
-new_completion = positional_builder(Completion)
+# What `parse_response` knows: the answer's fields. The client's (mode, usage, attempts…) keep their defaults.
+new_completion = positional_builder(Completion, leading=8)
 new_tool_call = positional_builder(ToolCall)

@@ -208,48 +208,59 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
         explicit: whether the JSON was the model's whole answer (or in an explicit construct).
         text: prose that surrounded the JSON, kept as the answer's content.
     """
-    if isinstance(value, list):
-        return _interpret_list(value, explicit=explicit, text=text)
-    if not isinstance(value, dict):
-        return None
-    for interpret in (_interpret_envelope, _interpret_gemini, _interpret_error):
-        parsed = interpret(value, explicit=explicit, text=text)
+    if type(value) is dict:  # The usual answer (an envelope) first: this runs on every JSON answer.
+        parsed = _interpret_envelope(value, explicit, text)
+        if parsed is None:
+            parsed = _interpret_gemini(value, explicit=explicit, text=text) or _interpret_error(value, text=text)
         if parsed is not None:
             return parsed
-    reading = read_call(value, explicit=explicit, require_arguments=True)
-    if reading is None:
-        return None
-    return Parsed.from_readings([reading], text=text)
+        reading = read_call(value, explicit=explicit, require_arguments=True)
+        return None if reading is None else Parsed.from_readings([reading], text=text)
+    if isinstance(value, list):
+        return _interpret_list(value, explicit=explicit, text=text)
+    if isinstance(value, dict):  # A dict subclass: read like any object.
+        return interpret_json(dict(value), explicit=explicit, text=text)
+    return None
 
 
-def _interpret_envelope(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+def _interpret_envelope(obj: dict[str, Any], explicit: bool, text: str) -> Parsed | None:
+    # Plain loops and positional calls: this is most of the normalizer's cost on a clean envelope.
     calls_key = more_key = None
     for key in _ENVELOPE_CALL_KEYS:
-        if key in obj and isinstance(obj[key], list):
+        if type(obj.get(key)) is list:
             calls_key = key
             break
     for key in _ENVELOPE_MORE_KEYS:
         if key in obj:
             more_key = key
             break
-    if calls_key is None and more_key is None:
-        return None
-    if calls_key in ("calls", "function_calls") and more_key is None and not explicit:
+    if calls_key is None:
+        if more_key is None:
+            return None
+    elif more_key is None and not explicit and (calls_key == "calls" or calls_key == "function_calls"):
         return None  # Too generic a key to trust inside prose without the rest of the envelope.
     calls: list[Candidate] = []
     rejected: list[RejectedCall] = []
-    for item in obj[calls_key] if calls_key else ():
-        reading = read_call(item, explicit=True)
-        if isinstance(reading, Candidate):
-            calls.append(reading)
-        else:
-            rejected.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
+    if calls_key is not None:
+        for item in obj[calls_key]:
+            # The canonical call, `{"name": ..., "arguments": {...}}`, is what json_schema mode
+            # produces every time: read inline (read_call's own first test, without the call).
+            if type(item) is dict and len(item) == 2:
+                name, arguments = item.get("name"), item.get("arguments")
+                if type(arguments) is dict and type(name) is str and name.isidentifier() and len(name) <= 128:
+                    calls.append(Candidate(name, arguments, None, True))
+                    continue
+            reading = read_call(item, explicit=True)
+            if isinstance(reading, Candidate):
+                calls.append(reading)
+            else:
+                rejected.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
     content = obj.get("content")
-    if isinstance(content, str) and text:
-        content = join_pieces((text, content))
-    elif not isinstance(content, str):
+    if type(content) is not str:
         content = text.strip()
-    stated = _read_bool(obj[more_key]) if more_key else None
+    elif text:
+        content = join_pieces((text, content))
+    stated = None if more_key is None else _read_bool(obj[more_key])
     return Parsed(calls, content, stated, rejected)
 
 
@@ -280,7 +291,7 @@ def _interpret_parts(parts: list[Any], *, explicit: bool, text: str) -> Parsed |
     return Parsed.from_readings(readings, text=join_pieces(texts))
 
 
-def _interpret_error(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
+def _interpret_error(obj: dict[str, Any], *, text: str) -> Parsed | None:
     """Seed 003's `{"type": "error", "code": ..., "message": ...}`: reported, not a call."""
     if obj.get("type") != "error" or not isinstance(obj.get("message"), str):
         return None

@@ -53,7 +53,7 @@ class JsonDocument:
 
     def detect(self, text: str) -> bool:
         """Cheap check: the stripped text starts with `{` or `[`."""
-        return text.lstrip()[:1] in _OPENERS
+        return text[:1] in _OPENERS or text.lstrip()[:1] in _OPENERS  # Stripping copies: only when needed.
 
     def parse(self, text: str) -> Parsed | None:
         """Decode strictly; a JSON answer that is not tool-shaped is data, kept as plain text."""
