@@ -160,6 +160,17 @@ def test_a_call_still_rejected_after_repairs_never_runs_and_the_model_is_told(
     assert result.stop_reason == "done"
 
 
+def test_without_tools_a_call_the_model_writes_anyway_is_not_run_and_the_model_is_told() -> None:
+    fake = FakeAdapter(['<tool_call>{"name": "shell", "arguments": {"cmd": "rm -rf /"}}</tool_call>', "Understood."])
+
+    result = client(fake).run("Clean up my disk.")
+
+    [refused] = result.steps[0].executions
+    assert (refused.ran, refused.error) == (False, "there is no tool named 'shell'")
+    assert fake.requests[1].messages[-1] == Message("tool", refused.output, tool_call_id=refused.call.id, name="shell")
+    assert (result.stop_reason, result.content) == ("done", "Understood.")
+
+
 def test_a_tool_given_without_a_function_is_not_run_but_returned_pending() -> None:
     calls = Calls()
     ask_human = {"name": "ask_human", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}

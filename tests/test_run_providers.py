@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from llmrelay import AsyncClient, Client, RunResult
+from llmrelay.adapters import ProviderOptions
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
 
@@ -141,3 +142,39 @@ async def test_step_two_sends_every_call_back_with_its_result_paired(name: str, 
     assert [(call_id, name) for call_id, name, _ in results] == [(call_id, name) for call_id, name, _ in calls]
     assert [r for _, _, r in results] == [expected_result(provider, args) for _, _, args in calls]
     assert [t.tool_call_id for t in result.messages if t.role == "tool"] == [c.id for c in made]
+
+
+def test_a_fallback_on_step_two_sends_step_ones_results_on_and_runs_no_tool_again() -> None:
+    """Step 2 on OpenAI keeps failing (5xx, retries spent): it falls back to Anthropic with the transcript."""
+    ran: list[str] = []
+
+    def get_weather(location: str) -> str:
+        """Weather for a place."""
+        ran.append(location)
+        return "sunny, 22C"
+
+    overloaded = {"error": {"message": "The server is overloaded.", "type": "server_error", "code": None}}
+    with mock_http() as router:
+        openai_route = router.post(PROVIDERS["openai"].url)
+        openai_route.side_effect = [httpx.Response(200, json=OPENAI_TOOL_CALL)] + [
+            httpx.Response(503, json=overloaded)
+        ] * 8
+        anthropic_route = router.post(PROVIDERS["anthropic"].url).respond(200, json=anthropic_bodies.TOOL_RESULT_ANSWER)
+        client = Client(
+            "openai:gpt-4.1",
+            api_key="test-key-0123456789",
+            providers={"anthropic": ProviderOptions(api_key="test-key-0123456789")},
+            fallback_models=["anthropic:claude-sonnet-4-6"],
+            learner=CapabilityLearner(),
+        )
+        result = client.run("Weather in Tokyo?", tools=[get_weather])
+
+    assert ran == ["Tokyo"]
+    assert result.content == anthropic_bodies.TOOL_RESULT_ANSWER["content"][0]["text"]
+    assert result.steps[1].completion.provider == "anthropic"
+    [call_id] = [c["id"] for c in OPENAI_TOOL_CALL["choices"][0]["message"]["tool_calls"]]
+    assistant, user = json.loads(anthropic_route.calls[0].request.content)["messages"][1:]
+    assert [(b["type"], b["id"], b["input"]) for b in assistant["content"]] == [
+        ("tool_use", call_id, {"location": "Tokyo"})
+    ]
+    assert user["content"] == [{"type": "tool_result", "tool_use_id": call_id, "content": "sunny, 22C"}]

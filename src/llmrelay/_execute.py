@@ -135,10 +135,14 @@ def encode(value: Any) -> str:
 
 
 def refused(rejected: RejectedCall) -> ToolExecution:
-    """A rejected call, answered with why it was not run (so the model sees its call did not happen)."""
+    """A call rejected after repairs, answered with why it was not run (so the model knows it did not happen)."""
     arguments = rejected.arguments if isinstance(rejected.arguments, dict) else {}
-    call = ToolCall(rejected.name or "unknown", arguments, rejected.id or new_call_id())
-    return ToolExecution(call, f"Error: not run: {rejected.reason}", error=rejected.reason, ran=False)
+    return not_run(ToolCall(rejected.name or "unknown", arguments, rejected.id or new_call_id()), rejected.reason)
+
+
+def not_run(call: ToolCall, reason: str) -> ToolExecution:
+    """The answer to a call that is not run."""
+    return ToolExecution(call, f"Error: not run: {reason}", error=reason, ran=False)
 
 
 def _succeeded(call: ToolCall, value: Any, started: float) -> ToolExecution:

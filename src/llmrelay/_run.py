@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from ._envelope import Completion, Mode, RejectedCall, ToolCall, Usage
-from ._execute import Job, ToolExecution, aexecute, execute, is_async, refused
+from ._envelope import Completion, Mode, ToolCall, Usage
+from ._execute import Job, ToolExecution, aexecute, execute, is_async, not_run, refused
 from ._messages import new_call_id, to_messages
 from ._repair import RepairTrigger
 from ._tools import Tool, ToolLike, to_tools
@@ -79,16 +79,21 @@ class RunResult:
 
 @dataclass(frozen=True)
 class _Turn:
-    """One answer, its calls sorted by what happens to them."""
+    """One answer, each of its calls sorted by what happens to it."""
 
     completion: Completion
-    jobs: list[Job]
-    pending: list[ToolCall]
-    refused: list[RejectedCall]
+    slots: list[Job | ToolExecution | None]
+    """One per accepted call: the job that runs it, its refusal, or None (pending: no function)."""
+    rejected: list[ToolExecution]
+    """The calls rejected after repairs, answered with why."""
 
     @property
-    def calls_tools(self) -> bool:
-        return bool(self.completion.tool_calls or self.refused)
+    def jobs(self) -> list[Job]:
+        return [slot for slot in self.slots if isinstance(slot, Job)]
+
+    @property
+    def pending(self) -> list[ToolCall]:
+        return [call for call, slot in zip(self.completion.tool_calls, self.slots, strict=True) if slot is None]
 
 
 class ToolLoop:
@@ -102,43 +107,46 @@ class ToolLoop:
         given = [{"role": "user", "content": messages}] if isinstance(messages, str) else messages
         self.messages: list[Message] = list(to_messages(given))
         self.steps: list[RunStep] = []
+        self.pending: list[ToolCall] = []
         self.max_steps = max_steps
 
     def read(self, completion: Completion) -> _Turn:
-        """Sort the answer's calls: to run, pending (no function), refused (rejected after repairs)."""
+        """Sort the answer's calls: to run, pending (no function), refused (not a tool given, or rejected)."""
         calls = [call if call.id else replace(call, id=new_call_id()) for call in completion.tool_calls]
         if calls != completion.tool_calls:
             completion = replace(completion, tool_calls=calls)
-        jobs: list[Job] = []
-        pending: list[ToolCall] = []
+        slots: list[Job | ToolExecution | None] = []
         for call in calls:
-            function = self.tools[call.name].function if call.name in self.tools else None
-            if function is None:
-                pending.append(call)
+            tool = self.tools.get(call.name)
+            if tool is None:  # Calls go unchecked when no tools are given; none may run.
+                slots.append(not_run(call, f"there is no tool named '{call.name}'"))
             else:
-                jobs.append(Job(call, self.tools[call.name], function))
+                slots.append(None if tool.function is None else Job(call, tool, tool.function))
         # An `embedded` call was only quoted in prose: text, not a call, so nothing to answer.
-        answer_refused = [r for r in completion.rejected if r.kind != "embedded"]
-        return _Turn(completion, jobs, pending, answer_refused)
+        rejected = [refused(r) for r in completion.rejected if r.kind != "embedded"]
+        return _Turn(completion, slots, rejected)
 
     def record(self, turn: _Turn, executions: list[ToolExecution]) -> StopReason | None:
         """Add the answer and its tool results to the transcript; why the loop stops, if it does."""
-        answered = [*executions, *(refused(r) for r in turn.refused)]
+        ran = iter(executions)
+        answered = [next(ran) if isinstance(slot, Job) else slot for slot in turn.slots if slot is not None]
+        answered += turn.rejected
         self.steps.append(RunStep(turn.completion, answered))
-        calls = (*turn.completion.tool_calls, *(execution.call for execution in answered if not execution.ran))
+        calls = (*turn.completion.tool_calls, *(execution.call for execution in turn.rejected))
         self.messages.append(Message("assistant", turn.completion.content, calls))
         self.messages.extend(Message("tool", e.output, tool_call_id=e.call.id, name=e.call.name) for e in answered)
-        if turn.pending:
+        self.pending = turn.pending
+        if self.pending:
             return "pending_calls"
-        if not turn.calls_tools or turn.completion.needs_more_work is False:
+        if not calls or turn.completion.needs_more_work is False:
             return "done"
         return "max_steps" if len(self.steps) >= self.max_steps else None
 
     def result(self, reason: StopReason) -> RunResult:
         """The run so far."""
         usage = sum((step.completion.usage for step in self.steps), Usage())
-        pending = [call for call in self.steps[-1].completion.tool_calls if self._is_pending(call)]
-        return RunResult(self.steps[-1].completion, list(self.messages), list(self.steps), usage, reason, pending)
+        last = self.steps[-1].completion
+        return RunResult(last, list(self.messages), list(self.steps), usage, reason, list(self.pending))
 
     def interrupted(self, error: LLMRelayError) -> None:
         """Put the run so far on an error that stops it, when tools ran: resuming must not run them again."""
@@ -155,9 +163,6 @@ class ToolLoop:
                         f"in step {len(self.steps) + 1} of client.run"
                     )
                 raise execution.exception
-
-    def _is_pending(self, call: ToolCall) -> bool:
-        return call.name in self.tools and self.tools[call.name].function is None
 
 
 def run(
