@@ -101,7 +101,7 @@ class ToolLoop:
 
     def __init__(self, messages: Messages, tools: Sequence[ToolLike] | None, max_steps: int) -> None:
         if max_steps < 1:
-            raise ConfigError(f"max_steps must be at least 1 (model requests in the loop), got {max_steps}")
+            raise ConfigError(f"max_steps must be at least 1 (the model answers in the loop), got {max_steps}")
         self.tools = to_tools(tools)
         self.tool_list = tuple(self.tools.values())
         given = [{"role": "user", "content": messages}] if isinstance(messages, str) else messages
