@@ -59,10 +59,14 @@ __all__ = [
     "RejectedCall",
     "RejectionKind",
     "RetryPolicy",
+    "RunResult",
+    "RunStep",
     "ServerError",
+    "StopReason",
     "Strategy",
     "Tool",
     "ToolCall",
+    "ToolExecution",
     "TransientError",
     "UnknownProviderError",
     "UnsupportedFeatureError",
@@ -74,11 +78,15 @@ __all__ = [
     "unregister_strategy",
 ]
 
-# Loaded on first use, to keep `import llmrelay` light: the config reader, and the normalizer
-# (its regexes and strategies) until a first answer is read.
+# Loaded on first use, to keep `import llmrelay` light: the config reader, the normalizer
+# (its regexes and strategies) until a first answer is read, and the tool loop.
 _LAZY_FROM = {
     "Config": "_config",
     "ProviderConfig": "_config",
+    "RunResult": "_run",
+    "RunStep": "_run",
+    "StopReason": "_run",
+    "ToolExecution": "_execute",
     "load_config": "_config",
     "Strategy": "normalize",
     "parse_response": "normalize",
@@ -93,7 +101,7 @@ def __getattr__(name: str) -> object:
         import importlib
 
         value = getattr(importlib.import_module(f".{_LAZY_FROM[name]}", __name__), name)
-        if name != "Strategy":  # A Protocol; the others say `llmrelay.` in tracebacks.
+        if name not in ("Strategy", "StopReason"):  # A Protocol, a Literal; the others say `llmrelay.`.
             value.__module__ = "llmrelay"
         globals()[name] = value
         return value
@@ -102,6 +110,8 @@ def __getattr__(name: str) -> object:
 
 if _TYPE_CHECKING:
     from ._config import Config, ProviderConfig, load_config
+    from ._execute import ToolExecution
+    from ._run import RunResult, RunStep, StopReason
     from .normalize import Strategy, parse_response, register_strategy, unregister_strategy
 
 # Tracebacks and reprs say `llmrelay.ToolCall`, not `llmrelay._envelope.ToolCall`.

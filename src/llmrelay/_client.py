@@ -27,6 +27,8 @@ from .errors import ConfigError, ProviderError, UnsupportedFeatureError
 if TYPE_CHECKING:
     from os import PathLike
 
+    from ._run import RunResult
+
 _MODES: tuple[Mode, ...] = ("native_tools", "json_schema", "json_object", "text")
 _FEATURES = ("native_tools", "json_schema", "json_object", "parallel_tool_calls")
 _shared_learner = CapabilityLearner()
@@ -246,6 +248,58 @@ class Client(_Pipeline):
             result: Completion = stop.value
             return result
 
+    def run(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        max_steps: int = 10,
+        raise_tool_errors: bool = False,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> RunResult:
+        """Run the tool loop: ask the model, run the tools it calls, feed the results back, until done.
+
+        Each step is one `complete()` with strict parsing (a call only quoted in prose is never
+        run), then the step's accepted calls run: only tools given here that have a Python
+        function, with their validated arguments. A tool's exception is fed back to the model as
+        an error result. Calls rejected after repairs are answered with why they were not run.
+        The loop stops when an answer makes no call (`stop_reason="done"`), when it calls a tool
+        without a function (`"pending_calls"`: returned, for you to answer), or after
+        `max_steps` answers (`"max_steps"`: returned, not raised; that step's calls ran).
+        Async tools run concurrently on an event loop of their own.
+
+        Args:
+            messages: the conversation, as for `complete()`.
+            tools: what the model may call; functions run, schema-only tools are returned pending.
+            max_steps: the most model answers in the loop (each one `complete()`, whose retries,
+                repairs and fallbacks do not count here). Not the constructor's `max_steps`, which
+                bounds the fallback steps within each of those requests.
+            raise_tool_errors: raise a tool's exception (after the step's other calls finish)
+                instead of feeding it back to the model.
+            mode: force an output mode, as for `complete()`.
+            tool_choice: as for `complete()`, on every step.
+            **params: generation parameters, as for `complete()`.
+
+        Raises:
+            ConfigError: an async tool while an event loop is running here (use `AsyncClient`).
+            ProviderError: as `complete()`; after tools ran, `error.partial_run` holds the run so far.
+            AllAttemptsFailed: as `complete()`, with `partial_run` likewise.
+        """
+        from ._run import run  # The loop loads with its first use.
+
+        return run(
+            self,
+            messages,
+            tools,
+            max_steps=max_steps,
+            raise_tool_errors=raise_tool_errors,
+            mode=mode,
+            tool_choice=tool_choice,
+            params=params,
+        )
+
 
 class AsyncClient(_Pipeline):
     """`Client` for asyncio: the same constructor, and `await client.complete(...)`."""
@@ -277,6 +331,31 @@ class AsyncClient(_Pipeline):
         except StopIteration as stop:
             result: Completion = stop.value
             return result
+
+    async def run(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        max_steps: int = 10,
+        raise_tool_errors: bool = False,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> RunResult:
+        """Run the tool loop (see `Client.run`); a step's calls run concurrently, sync tools in threads."""
+        from ._run import arun
+
+        return await arun(
+            self,
+            messages,
+            tools,
+            max_steps=max_steps,
+            raise_tool_errors=raise_tool_errors,
+            mode=mode,
+            tool_choice=tool_choice,
+            params=params,
+        )
 
 
 def _check_mode(mode: object) -> None:

@@ -41,10 +41,15 @@ else:  # pragma: no cover - Python 3.10
 
 if TYPE_CHECKING:
     from ._envelope import Attempt
+    from ._run import RunResult
 
 
 class LLMRelayError(Exception):
     """Base class of every llmrelay error."""
+
+    partial_run: RunResult | None = None
+    """Set when the error stopped `client.run` after tools had run: the transcript and steps so
+    far. Continue with `client.run(error.partial_run.messages, ...)`: no tool runs twice."""
 
 
 class ConfigError(LLMRelayError):
