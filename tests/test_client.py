@@ -222,3 +222,12 @@ def test_a_google_signature_in_the_openai_wire_shape_is_kept() -> None:
     c, fake = client(["ok"])
     c.complete([*ASK, {"role": "assistant", "tool_calls": [call]}], tools=[WEATHER])
     assert fake.requests[0].messages[1].tool_calls[0].signature == "c2ln"
+
+
+def test_strict_mode_never_asks_the_model_to_turn_a_quoted_example_into_a_call() -> None:
+    quoted = 'To get the weather you would send {"name": "get_weather", "arguments": {"city": "Paris"}} to the API.'
+    c, fake = client([quoted], strict=True)
+    resp = c.complete(ASK, tools=[WEATHER], mode="text")
+    assert resp.tool_calls == [] and [r.kind for r in resp.rejected] == ["embedded"]
+    assert resp.content == quoted
+    assert len(fake.requests) == 1 and [a.outcome for a in resp.attempts] == ["ok"]

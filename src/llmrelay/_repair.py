@@ -1,7 +1,7 @@
 """Validate-and-repair: what counts as a broken answer, and how the model is asked to fix it.
 
 An answer needs repair when calls were rejected (unknown tool, invalid or unreadable
-arguments), when Gemini reports MALFORMED_FUNCTION_CALL, when a tool was required but none was
+arguments; not a call only quoted in prose, which strict mode rejects as `embedded`), when Gemini reports MALFORMED_FUNCTION_CALL, when a tool was required but none was
 called, or when the reply announces a call it never makes ("I'll search for that now.").
 A call cut off at the token limit is *not* repaired as if it were complete: it is reported as
 truncated (and the client may retry with a larger budget).
@@ -39,7 +39,7 @@ def problems(result: Completion, request: Request) -> list[str]:
     # A call cut off at the token limit is reported, not repaired; one the model left unfinished
     # on its own (a normal stop) is as broken as any other.
     cut_off = is_truncated(result)
-    found = [_describe_rejection(r, request.tools) for r in result.rejected if r.kind != "truncated" or not cut_off]
+    found = [_describe_rejection(r, request.tools) for r in result.rejected if _needs_repair(r, cut_off)]
     if result.provider_finish_reason == "MALFORMED_FUNCTION_CALL":
         found.append(
             "Your function call was malformed and could not be read. Call the function again, with valid JSON."
@@ -47,6 +47,14 @@ def problems(result: Completion, request: Request) -> list[str]:
     if not result.tool_calls and not found and request.tools:
         found.extend(_missing_call(result, request))
     return found
+
+
+def _needs_repair(rejected: RejectedCall, cut_off: bool) -> bool:
+    # An `embedded` call (strict mode) was only quoted in prose: asking the model to "make it a
+    # real call" is exactly how an example would turn into an action, so it is left as text.
+    if rejected.kind == "embedded":
+        return False
+    return rejected.kind != "truncated" or not cut_off
 
 
 def is_truncated(result: Completion) -> bool:
@@ -73,8 +81,6 @@ def _describe_rejection(rejected: RejectedCall, tools: tuple[Tool, ...]) -> str:
         schema = json.dumps(by_name[rejected.name].parameters, sort_keys=True)
         details = "; ".join(rejected.errors) or rejected.reason
         return f"The call to '{rejected.name}' has invalid arguments: {details}. Its arguments must follow: {schema}"
-    if rejected.kind == "embedded":
-        return f"The call to '{rejected.name}' was only quoted in your text; make it as a real tool call."
     if rejected.kind == "truncated":
         return f"A tool call was left unfinished: {rejected.reason}. Write the complete call."
     return f"A tool call could not be read: {rejected.reason}. Write it again as valid JSON."
