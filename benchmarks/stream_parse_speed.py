@@ -1,0 +1,74 @@
+"""How fast `IncrementalParser` reads a streamed answer, next to one `parse_response` of the whole text.
+
+Run: python benchmarks/stream_parse_speed.py [--check]
+
+Each answer (1 MB, and the same kind of answer at 2 MB) is fed in chunks of 4 characters (streamed
+tokens are a few characters each) and of 64, then finished. One `parse_response` of the whole
+text is shown beside it: that is a scan in C, so the stream's cost is mostly Python's per-chunk
+call overhead. Targets: linear (the 2 MB stream within 2.5x of the 1 MB one: a re-parse of the
+text so far on every chunk would make it 4x, and take minutes) and under 2 µs per chunk.
+
+Timings are the best of a few repeats. With --check the script exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import timeit
+from collections.abc import Callable
+
+from llmrelay import parse_response
+from llmrelay.normalize._incremental import IncrementalParser
+
+MB = 1_000_000
+CALL = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+
+
+def best_of(function: Callable[[], object], *, repeat: int = 3) -> float:
+    """Seconds per call: the best of `repeat` single runs."""
+    return min(timeit.repeat(function, number=1, repeat=repeat))
+
+
+def answers(size: int = MB) -> dict[str, str]:
+    return {
+        "1 MB prose, one Hermes call at the end": "The weather is nice today. " * (size // 27)
+        + f"<tool_call>{CALL}</tool_call>",
+        "1 MB prose without blank space": "x" * size,
+        "1 MB prose with < every line (held back)": "a < b and c > d\n" * (size // 16),
+        "1 MB JSON envelope (held back)": json.dumps({"content": "Checking. " * (size // 10), "tool_calls": []}),
+        "10k Hermes blocks": f"<tool_call>{CALL}</tool_call>\n" * (size // 70),
+    }
+
+
+def stream(text: str, size: int) -> None:
+    parser = IncrementalParser()
+    for start in range(0, len(text), size):
+        parser.feed(text[start : start + size])
+    parser.finish()
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    missed = []
+    print("Streamed answer vs one parse_response (targets: 2x the text within 2.5x the time, under 2 µs/chunk)\n")
+    print(f"{'answer':44} {'size':>7} {'parse':>8} {'4-char':>9} {'µs/chunk':>9} {'64-char':>8} {'x2 size':>8}")
+    for (label, text), bigger in zip(answers().items(), answers(2 * MB).values(), strict=True):
+        whole = best_of(lambda text=text: parse_response(text))
+        small = best_of(lambda text=text: stream(text, 4))
+        large = best_of(lambda text=text: stream(text, 64))
+        doubled = best_of(lambda bigger=bigger: stream(bigger, 4))
+        per_chunk = small * 1e6 / (len(text) / 4)
+        growth = doubled / small
+        print(
+            f"{label:44} {len(text.encode()) / MB:5.2f}MB {whole * 1000:6.1f}ms {small * 1000:7.1f}ms"
+            f" {per_chunk:9.2f} {large * 1000:6.1f}ms {growth:7.2f}x"
+        )
+        if growth > 2.5 or per_chunk > 2:
+            missed.append(label)
+    print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
+    return 1 if check and missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

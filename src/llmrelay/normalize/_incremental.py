@@ -1,0 +1,183 @@
+"""The normalizer fed one chunk at a time: text deltas that are never taken back, then the calls.
+
+`IncrementalParser` reads a streamed answer of a non-native mode (text, json_schema,
+json_object) and says, after every chunk, what is now certain. Its guarantees, for every way
+the same answer may be split into chunks:
+
+1. `finish()` returns exactly `parse_response(full_text, tools, strict=strict)`.
+2. The `TextDelta`s, concatenated, are exactly that completion's `content`: a delta is emitted
+   only once no continuation of the answer can change it, so nothing is shown and taken back.
+3. The `ToolCallComplete` events are the completion's `tool_calls`, then its `rejected`, in
+   order, one each.
+
+How holding back works. Until the answer is complete, the normalizer's choice of strategy can
+still change: markup written later (another tool-call format, a truncated envelope, a
+tool-shaped `{…}` in the prose) decides whether earlier text is content, markup, or kept as
+written. What is certain early is the plain prose an answer starts with: every strategy keeps
+the prose before its first piece of markup, trimmed, at the head of the content, and an answer
+without markup comes back unchanged. So prose streams word by word (a word once the space after
+it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
+or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `[TOOL_CALLS`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, everything waits for `finish()`,
+which emits the rest of the content and the calls. The start of an answer is held back where it
+could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
+`[` first: the envelope of json modes, whose content is the raw text if it turns out truncated),
+a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
+header. With a user-registered strategy, whose markup is unknown, nothing streams before
+`finish()`.
+
+Cost: each chunk is scanned once (with a few characters of overlap for triggers split across
+chunks), so a long answer fed in small chunks costs linear time plus one `parse_response`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from .._envelope import Completion
+from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._tools import ToolLike
+from ._parse import parse_response
+from ._registry import registered_strategies
+
+# Where markup of a built-in format may start: after one, nothing is certain until the end.
+# `<` covers every tag and special token, `>` Functionary's `>>>`, `{` tool-shaped JSON in prose.
+_TRIGGER = re.compile(r"[<>{]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=")
+_OVERLAP = 11  # len("[TOOL_CALLS") - 1: a trigger split across chunks is still found.
+_SPACE = re.compile(r"\s")
+# The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
+_FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
+_MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the names are shorter).
+
+
+class IncrementalParser:
+    """Turn a streamed answer into certain events, chunk by chunk, and the final `Completion`.
+
+    Pure: no I/O. Feed every chunk in order with `feed`, then call `finish` once. See the module
+    docstring for what is held back and why.
+
+    Args:
+        tools: the tools offered to the model (anything `to_tool` accepts), as for `parse_response`.
+        strict: as for `parse_response`.
+    """
+
+    def __init__(self, tools: Sequence[ToolLike] | None = None, *, strict: bool = False) -> None:
+        self._tools = tools
+        self._strict = strict
+        self._chunks: list[str] = []
+        self._emitted: list[str] = []
+        self._streaming = _only_builtin_strategies()
+        """Whether prose may still stream: no trigger yet, and the answer's start is plain prose."""
+        self._head: str | None = ""
+        """The answer's start while undecided (see `_head_verdict`); None once decided."""
+        self._pending: list[str] = []
+        """The scanned text not yet emitted: blank space, then at most a word, unless a chunk lacked space."""
+        self._tail = ""
+        """The last few characters scanned, so a trigger split across chunks is found."""
+        self._finished = False
+
+    def feed(self, chunk: str) -> list[StreamEvent]:
+        """Add the next piece of the answer; return the events it made certain (maybe none)."""
+        if self._finished:
+            raise RuntimeError("IncrementalParser.feed() called after finish()")
+        self._chunks.append(chunk)
+        if not self._streaming or not chunk:
+            return []
+        if self._head is not None:
+            head = self._head + chunk
+            verdict = _head_verdict(head)
+            if verdict is None and len(head) <= _MAX_HEAD:
+                self._head = head
+                return []
+            self._head = None
+            if not verdict:
+                self._streaming = False
+                return []
+            chunk = head  # Scanned now, as one chunk: nothing of it was scanned yet.
+        return self._scan(chunk)
+
+    def finish(self) -> tuple[list[StreamEvent], Completion]:
+        """End of the answer: the remaining events, and the completion `parse_response` gives."""
+        if self._finished:
+            raise RuntimeError("IncrementalParser.finish() called twice")
+        self._finished = True
+        completion = parse_response("".join(self._chunks), self._tools, strict=self._strict)
+        # Holding back makes what was emitted a prefix of the content (the tests check it on
+        # every format's table of answers, split every way): the rest is what was held back.
+        events: list[StreamEvent] = []
+        if rest := completion.content[sum(map(len, self._emitted)) :]:
+            events.append(TextDelta(rest))
+        for index, call in enumerate(completion.tool_calls):
+            arguments = json.dumps(call.arguments, ensure_ascii=False)
+            events.append(ToolCallStarted(index, call.name, call.id))
+            events.append(ToolCallDelta(index, arguments, arguments, call.arguments))
+            events.append(ToolCallComplete(index, call=call))
+        first = len(completion.tool_calls)
+        events.extend(ToolCallComplete(first + i, rejected=r) for i, r in enumerate(completion.rejected))
+        return events, completion
+
+    def _scan(self, chunk: str) -> list[StreamEvent]:
+        """Look for a trigger in the new text; emit the words before it, or all complete words."""
+        self._pending.append(chunk)
+        window = self._tail + chunk
+        self._tail = window[-_OVERLAP:]
+        trigger = _TRIGGER.search(window)
+        if trigger is not None:
+            self._streaming = False  # Markup may start here: the rest waits for finish().
+            pending = "".join(self._pending)
+            self._pending = []
+            return self._emit(_complete_words(pending[: len(pending) - (len(window) - trigger.start())]))
+        if _SPACE.search(chunk) is None:
+            return []  # Still inside a word: nothing new is certain.
+        pending = "".join(self._pending)
+        words = _complete_words(pending)
+        self._pending = [pending[len(words) :]]
+        return self._emit(words)
+
+    def _emit(self, text: str) -> list[StreamEvent]:
+        if not text:
+            return []
+        self._emitted.append(text)
+        return [TextDelta(text)]
+
+
+def _complete_words(text: str) -> str:
+    """The complete words of `text` (those followed by blank space), without the space after the last."""
+    end = _last_space(text)
+    return text[:end].rstrip() if end > 0 else ""
+
+
+def _last_space(text: str) -> int:
+    """The offset of the last blank character of `text`, or -1 (a loop over the last word only)."""
+    for index in range(len(text) - 1, -1, -1):
+        if text[index].isspace():
+            return index
+    return -1
+
+
+def _head_verdict(head: str) -> bool | None:
+    """Whether an answer starting with `head` may stream its prose: True, False, or None (undecided)."""
+    if head[:1].isspace() or head[:1] in "{[":
+        return False  # Trimmed if a call is found, or a JSON document: known only at the end.
+    name = _FIRST_LINE_NAME.match(head)
+    if name is None:
+        return True
+    if name.end() == len(head):
+        return None  # One word so far: a Functionary recipient line, or Harmony's `assistant`?
+    word = name.group().strip()
+    if word == "assistant":
+        return False  # Harmony writes `assistant to=functions.f<|channel|>…`: not content.
+    if head[name.end()] != "\n":
+        return True
+    after = head[name.end() + 1 :].lstrip()
+    if not after:
+        return None
+    return not (word in ("all", "python") or after[0] in "{[")
+
+
+def _only_builtin_strategies() -> bool:
+    from .strategies import DEFAULT_STRATEGIES  # Deferred: strategies import this package.
+
+    return registered_strategies() == DEFAULT_STRATEGIES

@@ -1,0 +1,205 @@
+"""`IncrementalParser`: the streamed answer gives the same completion, and text is never taken back.
+
+The invariants are checked with hypothesis over every table of the normalizer's tests (every
+format family), the same answers cut short (a stream that stopped), behind prose, and text
+built from fragments of every format, each split into chunks at random places.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import pkgutil
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from llmrelay import Completion, parse_response
+from llmrelay._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from llmrelay.normalize import register_strategy, reset_strategies
+from llmrelay.normalize._incremental import IncrementalParser
+from llmrelay.normalize.strategies import DEFAULT_STRATEGIES
+from llmrelay.normalize.strategies.hermes import HermesToolCall
+
+from . import strategies as strategy_tests
+from . import test_seeds
+from .cases import Case
+from .test_properties import FRAGMENTS
+
+
+def table_cases() -> list[Case]:
+    """Every `Case` of the normalizer's tables: tests/normalize/strategies/*.py and the seeds."""
+    modules = [test_seeds] + [
+        importlib.import_module(f"{strategy_tests.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(strategy_tests.__path__)
+    ]
+    return [
+        value
+        for module in modules
+        for table in vars(module).values()
+        if isinstance(table, list)
+        for value in table
+        if isinstance(value, Case)
+    ]
+
+
+CASES = table_cases()
+PROSE = ["", "Let me check that for you.\n", "Sure! I'll look it up. ", "Okay\n\n", "Voilà, c'est fait :) "]
+
+
+def split(text: str, cuts: Sequence[int]) -> list[str]:
+    """`text` in chunks, cut at the given offsets (taken modulo its length)."""
+    offsets = sorted({cut % (len(text) + 1) for cut in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in itertools.pairwise(offsets)]
+
+
+def stream(
+    chunks: Sequence[str], tools: Any = None, *, strict: bool = False
+) -> tuple[list[list[StreamEvent]], list[StreamEvent], Completion]:
+    """The events after each chunk, the events of finish(), and the completion."""
+    parser = IncrementalParser(tools, strict=strict)
+    during = [parser.feed(chunk) for chunk in chunks]
+    after, completion = parser.finish()
+    return during, after, completion
+
+
+def check_invariants(text: str, chunks: Sequence[str], tools: Any = None, *, strict: bool = False) -> str:
+    """Assert the three guarantees for one split; return the text emitted before finish()."""
+    assert "".join(chunks) == text
+    during, after, completion = stream(chunks, tools, strict=strict)
+    events = [event for events in during for event in events] + after
+    # 1. The final completion is exactly what parse_response makes of the whole text.
+    assert completion == parse_response(text, tools, strict=strict)
+    # 2. The text deltas are exactly the content, so nothing shown was ever taken back.
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == completion.content
+    # 3. One ToolCallComplete per call, then per rejection, in order.
+    done = [e for e in events if isinstance(e, ToolCallComplete)]
+    assert [e.call for e in done] == [*completion.tool_calls, *[None] * len(completion.rejected)]
+    assert [e.rejected for e in done] == [*[None] * len(completion.tool_calls), *completion.rejected]
+    assert [e.index for e in done] == list(range(len(done)))
+    return "".join(e.text for events in during for e in events if isinstance(e, TextDelta))
+
+
+CUTS = st.lists(st.integers(min_value=0, max_value=100_000), max_size=12)
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_the_tables_cover_every_format_family() -> None:
+    assert {strategy.name for strategy in DEFAULT_STRATEGIES} <= {case.format for case in CASES}
+    assert len(CASES) > 300
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), prose=st.sampled_from(PROSE), cuts=CUTS)
+def test_every_table_answer_split_anywhere(case: Case, prose: str, cuts: list[int]) -> None:
+    text = prose + case.text
+    check_invariants(text, split(text, cuts), case.tools, strict=case.strict)
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), end=st.integers(min_value=0, max_value=100_000), cuts=CUTS)
+def test_every_table_answer_cut_short(case: Case, end: int, cuts: list[int]) -> None:
+    """A stream that stopped early (max tokens, a dropped connection) keeps the guarantees too."""
+    text = case.text[: end % (len(case.text) + 1)]
+    check_invariants(text, split(text, cuts), case.tools, strict=case.strict)
+
+
+WORDS = ["Hello", " ", "\n", "world.", "all", "assistant", "to", "=", "functools", "Action", "｜", "▁", ">>>"]
+
+
+@SETTINGS
+@given(pieces=st.lists(st.sampled_from(FRAGMENTS + WORDS), max_size=30), cuts=CUTS, strict=st.booleans())
+def test_text_made_of_format_fragments(pieces: list[str], cuts: list[int], strict: bool) -> None:
+    text = "".join(pieces)
+    check_invariants(text, split(text, cuts), strict=strict)
+
+
+@SETTINGS
+@given(text=st.text(max_size=200), cuts=CUTS)
+def test_any_text(text: str, cuts: list[int]) -> None:
+    check_invariants(text, split(text, cuts))
+
+
+def one_char_chunks(text: str) -> list[str]:
+    return list(text)
+
+
+HERMES = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+
+# (id, answer, what is certain, and so emitted, before finish() when fed one character at a time)
+EARLY = [
+    ("plain prose streams, but its last word", "The sky is blue today.", "The sky is blue"),
+    ("prose before a Hermes call", "Let me check the weather.\n" + HERMES + "\nDone.", "Let me check the weather."),
+    ("prose before Mistral's token", "Checking. [TOOL_CALLS][{}]", "Checking."),
+    ("a word glued to a tag is held", "Checking now<tool_call>", "Checking"),
+    ("prose before a code fence", "Here:\n```json\n{}\n```", "Here:"),
+    ("prose before an embedded object", 'I will call {"name": "f", "arguments": {}} now', "I will call"),
+    ("prose before Phi-4's functools", 'Sure functools [{"name": "f", "arguments": {}}]', "Sure"),
+    ("prose before a Functionary recipient", 'Checking. >>>get_weather\n{"city": "Paris"}', "Checking."),
+    ("prose before a TOOL_CALL marker", 'Checking. TOOL_CALL: {"name": "f", "arguments": {}}', "Checking."),
+    ("Harmony's header without a role", 'to=functions.f <|channel|>commentary json<|message|>{"a": 1}<|call|>', ""),
+    ("prose before a Command-R action", "Plan: search.\nAction: ```json\n[]\n```", "Plan: search."),
+    ("a JSON envelope waits for the end", '{"content": "Hello there", "tool_calls": []}', ""),
+    ("a JSON list waits for the end", '[{"name": "f", "arguments": {}}]', ""),
+    ("leading blank space waits for the end", "\nHello there friend", ""),
+    ("Functionary's `all` recipient line", "all\nHello there friend", ""),
+    ("Functionary's first recipient before JSON", 'get_weather\n{"city": "Paris"}', ""),
+    ("a first line that is one word, then prose", "Sure\nHello there friend", "Sure\nHello there"),
+    ("Harmony's assistant header", "assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>", ""),
+    ("a first word and more on its line", "Hello there friend", "Hello there"),
+]
+
+
+@pytest.mark.parametrize(("answer", "early"), [(a, e) for _, a, e in EARLY], ids=[i for i, _, _ in EARLY])
+def test_what_streams_before_the_end(answer: str, early: str) -> None:
+    assert check_invariants(answer, one_char_chunks(answer)) == early
+    assert check_invariants(answer, [answer]) == early
+
+
+def test_calls_and_rejections_come_at_the_end_in_order() -> None:
+    tools = [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    answer = HERMES + '\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>'
+    during, after, completion = stream(one_char_chunks(answer), tools)
+    assert all(events == [] for events in during)
+    assert [type(e) for e in after] == [ToolCallStarted, ToolCallDelta, ToolCallComplete, ToolCallComplete]
+    started, delta, accepted, rejected = after
+    assert started == ToolCallStarted(0, "get_weather")
+    assert delta == ToolCallDelta(0, '{"city": "Paris"}', '{"city": "Paris"}', {"city": "Paris"})
+    assert accepted.call == completion.tool_calls[0]
+    assert (rejected.index, rejected.rejected) == (1, completion.rejected[0])
+    assert completion.rejected[0].kind == "unknown_tool"
+
+
+def test_a_registered_strategy_stops_early_text() -> None:
+    """Its markup is unknown, so no prose is certain before the end."""
+    register_strategy(HermesToolCall(), first=True)  # Same strategy, but the registry changed.
+    try:
+        assert check_invariants("Hello there friend", one_char_chunks("Hello there friend")) == ""
+    finally:
+        reset_strategies()
+
+
+def test_a_long_answer_in_small_chunks_streams_as_it_comes() -> None:
+    answer = "word " * 20_000 + HERMES
+    chunks = [answer[i : i + 7] for i in range(0, len(answer), 7)]
+    during, _, completion = stream(chunks)
+    emitted = [e.text for events in during[:100] for e in events if isinstance(e, TextDelta)]
+    assert "".join(emitted) == "word " * 139 + "word"  # Each word once the space after it arrived.
+    assert completion.tool_calls[0].name == "get_weather"
+
+
+def test_feeding_after_finish_is_an_error() -> None:
+    parser = IncrementalParser()
+    parser.finish()
+    with pytest.raises(RuntimeError, match="after finish"):
+        parser.feed("more")
+    with pytest.raises(RuntimeError, match="twice"):
+        parser.finish()
+
+
+def test_empty_chunks_and_an_empty_answer() -> None:
+    assert check_invariants("", []) == ""
+    assert check_invariants("Hi there", ["", "Hi ", "", "there", ""]) == "Hi"
