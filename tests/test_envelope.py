@@ -39,7 +39,9 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "usage",
         "attempts",
         "degraded",
+        "output",
     ]
+    assert new_completion(*values).output is None  # Appended last, defaulting to None: positional calls keep working.
 
 
 def test_results_are_frozen() -> None:
