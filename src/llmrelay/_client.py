@@ -182,9 +182,7 @@ class _Pipeline:
             request = Request(step.model, conversation, step.mode, tool_list, choice, merged, schema)
             return request if spec is None else spec.request(request)
 
-        policy = Policy(
-            self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec
-        )
+        policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec)
         return run(steps, build, policy, trace)
 
     def learn(self, step: Step, error: ProviderError) -> None:

@@ -22,6 +22,7 @@ fails is sent back for repair with pydantic's errors; when the repairs run out t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -60,6 +61,11 @@ class OutputSpec:
         """The model's JSON schema, as the user's model defines it."""
         return dict(self.tool.parameters)
 
+    @property
+    def name(self) -> str:
+        """The schema's name for the response format: the model's, in the characters OpenAI allows."""
+        return re.sub(r"[^A-Za-z0-9_-]", "_", self.model.__name__)[:64] or "output"
+
     def reads_text(self, mode: Mode) -> bool:
         """In this mode, the answer's text is the output (not a `final_result` call)."""
         return not self.with_tools and mode in ("json_schema", "json_object")
@@ -68,7 +74,7 @@ class OutputSpec:
         """`request` (built for the user's tools) changed to ask for the output in its mode."""
         if self.reads_text(request.mode):
             if request.mode == "json_schema":
-                return replace(request, response_schema=self.schema, schema_name=self.tool.name)
+                return replace(request, response_schema=self._described_schema(), schema_name=self.name)
             return replace(request, messages=_with_system(request.messages, _json_instructions(self)))
         tools = (*request.tools, self.tool)
         # With tools the model chooses which to call, but it must call one: final_result ends the turn.
@@ -77,6 +83,11 @@ class OutputSpec:
             raise ConfigError("tool_choice='none' cannot be combined with output=: the output is given by a tool")
         schema = envelope_schema(tools) if request.mode == "json_schema" else request.response_schema
         return replace(request, tools=tools, tool_choice=choice, response_schema=schema, schema_name="envelope")
+
+    def _described_schema(self) -> dict[str, Any]:
+        """The schema with the model's docstring as its description: the model reads it there."""
+        description = self.model.model_json_schema().get("description")
+        return {**self.schema, "description": description} if description else self.schema
 
     def check(self, result: Completion, request: Request, trigger: RepairTrigger) -> tuple[Completion, list[str]]:
         """The answer with its `output` read, and what is wrong with it (empty: nothing)."""
@@ -101,29 +112,43 @@ class OutputSpec:
         return answered, trigger(answered, replace(request, tool_choice="auto"))
 
     def _from_text(self, result: Completion) -> tuple[Completion, list[str]]:
-        from ._schemas import strip_added_nulls
-        from ._validation import check_arguments
-        from .normalize import LenientJSONError, loads_lenient
-
-        text = _unfenced(result.raw)
-        try:
-            value = loads_lenient(text)
-        except LenientJSONError as exc:
-            return result, [f"Your reply is not valid JSON ({exc}). Reply with only the JSON object."]
-        if not isinstance(value, dict):
-            return result, [f"Your reply must be one JSON object, not {type(value).__name__}."]
-        arguments, errors = check_arguments(self.tool, strip_added_nulls(value, self.schema))
-        if errors:
-            listed = "; ".join(errors)
-            return result, [f"Your JSON does not match the required schema: {listed}. Reply with the corrected object."]
+        arguments, errors = self._validated(result.raw)
+        if arguments is None or errors:
+            schema = json.dumps(self.schema, sort_keys=True)
+            problem = f"Your reply is not a valid JSON object for the required schema ({'; '.join(errors)})."
+            return result, [f"{problem} It must follow: {schema}"]
         output = self.model.model_validate(arguments)
         return replace(result, content=result.raw, tool_calls=[], needs_more_work=False, output=output), []
 
     def failure(self, result: Completion, found: Sequence[str], trace: list[Attempt]) -> OutputValidationError:
         """The error raised when no valid output came, its repairs run out."""
-        errors = list(found) or ["no output was given"]
+        errors = self.errors(result) or list(found) or ["no output was given"]
         message = f"no valid {self.model.__name__} in the answer after the repairs: " + "; ".join(errors)
         return OutputValidationError(message, errors=errors, raw=result.raw, attempts=list(trace), completion=result)
+
+    def errors(self, result: Completion) -> list[str]:
+        """What made the answer's output invalid, one entry per error (pydantic's, or why it was unreadable)."""
+        for rejected in result.rejected:
+            if rejected.name == OUTPUT_TOOL:
+                return list(rejected.errors) or [rejected.reason]
+        if result.tool_calls:
+            return []
+        return self._validated(result.raw)[1]
+
+    def _validated(self, text: str) -> tuple[dict[str, Any] | None, list[str]]:
+        """The object in `text`, coerced, and the errors that stop it being the model (empty: none)."""
+        from ._schemas import strip_added_nulls
+        from ._validation import check_arguments
+        from .normalize import LenientJSONError, loads_lenient
+
+        try:
+            value = loads_lenient(_unfenced(text))
+        except LenientJSONError as exc:
+            return None, [f"not valid JSON: {exc}"]
+        if not isinstance(value, dict):
+            return None, [f"expected one JSON object, got {type(value).__name__}"]
+        arguments, errors = check_arguments(self.tool, strip_added_nulls(value, self.schema))
+        return arguments, errors
 
 
 def output_spec(model: object, *, with_tools: bool) -> OutputSpec:

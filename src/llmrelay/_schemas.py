@@ -72,9 +72,7 @@ def _openai_node(node: JsonObject, root: JsonObject) -> JsonObject:
     if node.get("type") == "object" or isinstance(properties, dict):
         properties = properties if isinstance(properties, dict) else {}
         required = set(node.get("required", ()))
-        node["properties"] = {
-            key: value if key in required else _nullable(value) for key, value in properties.items()
-        }
+        node["properties"] = {key: value if key in required else _nullable(value) for key, value in properties.items()}
         node["required"] = list(properties)
         node["additionalProperties"] = False
     return node

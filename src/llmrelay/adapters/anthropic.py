@@ -39,8 +39,8 @@ from typing import Any, ClassVar, TypeVar
 
 from .._envelope import Usage
 from .._instructions import envelope_schema, prepare_messages
-from .._schemas import for_anthropic
 from .._messages import new_call_id, portable_id
+from .._schemas import for_anthropic
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
