@@ -48,10 +48,10 @@ OPENAI_STRICT = [
         ),
     ),
     Case(
-        "Optional[...] already nullable: unchanged but its None default",
+        "Optional[...] already nullable: unchanged; its None default dropped without a word",
         obj({"o": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}),
         obj(
-            {"o": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "{default: null}"}},
+            {"o": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
             ["o"],
             additionalProperties=False,
         ),

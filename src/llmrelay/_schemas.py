@@ -151,6 +151,9 @@ def _recurse(node: JsonObject, convert: Any) -> None:
 def _describe_unsupported(node: JsonObject, unsupported: Any) -> JsonObject:
     """`node` without the keywords its target refuses; they are written into the description."""
     dropped = {key: node[key] for key in list(node) if unsupported(key) and key not in _NESTED_MAPS}
+    if dropped.get("default", 0) is None:
+        del dropped["default"]  # An Optional field's None: nullable says it already; not worth a word.
+        node = {key: value for key, value in node.items() if key != "default"}
     if not dropped:
         return node
     kept = {key: value for key, value in node.items() if key not in dropped}

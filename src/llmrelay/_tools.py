@@ -150,7 +150,9 @@ def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:
         raise ConfigError(f"cannot read the type hints of {function!r}: {exc}") from exc
 
 
-_SECTION = re.compile(r"^(Args|Arguments|Parameters|Params|Returns|Raises|Yields|Examples?|Notes?|Attributes|See Also):\s*$")
+_SECTION = re.compile(
+    r"^(Args|Arguments|Parameters|Params|Returns|Raises|Yields|Examples?|Notes?|Attributes|See Also):\s*$"
+)
 _NUMPY_RULE = re.compile(r"^-{3,}\s*$")
 _NUMPY_ARG = re.compile(r"^(\*{0,2}\w+)(?:\s*:\s*.*)?$")
 _GOOGLE_ARG = re.compile(r"^\s{2,}(\*{0,2}\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
