@@ -15,7 +15,7 @@ from llmrelay._instructions import envelope_schema
 from llmrelay._schemas import for_anthropic, for_gemini, for_openai_strict, strip_added_nulls
 from llmrelay._tools import to_tool
 
-from .test_tools import TOOL_CASES
+from .test_tools import TOOL_CASES, TreeNode
 
 
 @dataclass(frozen=True)
@@ -217,7 +217,11 @@ class Forecast(pydantic.BaseModel):
 
 def _schemas() -> list[tuple[str, dict[str, Any]]]:
     tools = [(case.id, dict(to_tool(case.function).parameters)) for case in TOOL_CASES]
-    return [*tools, ("pydantic model", dict(to_tool(Forecast).parameters)), ("envelope", envelope_schema(()))]
+    models = [
+        ("pydantic model", dict(to_tool(Forecast).parameters)),
+        ("recursive model", dict(to_tool(TreeNode).parameters)),
+    ]
+    return [*tools, *models, ("envelope", envelope_schema(()))]
 
 
 def _nodes(schema: Any) -> Iterator[dict[str, Any]]:

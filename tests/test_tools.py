@@ -309,3 +309,17 @@ def test_function_tools_validate_nested_arguments(arguments: dict[str, Any], err
     from llmrelay._validation import check_arguments
 
     assert check_arguments(to_tool(nested_optional_lists), arguments)[1] == errors
+
+
+class TreeNode(pydantic.BaseModel):
+    """A node of a tree."""
+
+    name: str
+    children: list[TreeNode] = []
+
+
+def test_a_recursive_model_has_its_object_at_the_root() -> None:
+    parameters = to_tool(TreeNode).parameters
+    assert parameters["type"] == "object" and "$ref" not in parameters
+    assert parameters["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
+    assert parameters["$defs"]["TreeNode"]["required"] == ["name"]

@@ -113,7 +113,7 @@ def _from_mapping(spec: Mapping[str, Any]) -> Tool:
 
 
 def _from_pydantic_model(model: type[Any]) -> Tool:
-    schema = _drop_titles(model.model_json_schema())
+    schema = _object_at_root(_drop_titles(model.model_json_schema()))
     description = schema.pop("description", None) or ""
     return Tool(name=model.__name__, description=description, parameters=schema, model=model)
 
@@ -194,6 +194,23 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
         elif section is None:
             description.append(line)
     return "\n".join(description).strip(), {name: text for name, text in arguments.items() if text}
+
+
+def _object_at_root(schema: dict[str, Any]) -> dict[str, Any]:
+    """A recursive model's schema with its object at the root, not a bare `$ref`.
+
+    Pydantic writes `{"$defs": {"Node": {...}}, "$ref": "#/$defs/Node"}` for a model that refers to
+    itself; tool APIs want `"type": "object"` at the root. The definition stays for the inner refs.
+    """
+    ref, defs = schema.get("$ref"), schema.get("$defs")
+    if (
+        isinstance(ref, str)
+        and ref.startswith("#/$defs/")
+        and isinstance(defs, dict)
+        and set(schema) <= {"$ref", "$defs"}
+    ):
+        return {**defs[ref.removeprefix("#/$defs/")], "$defs": defs}
+    return schema
 
 
 def _drop_titles(schema: Any) -> Any:
