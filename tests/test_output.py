@@ -15,7 +15,7 @@ from typing import Any
 import pydantic
 import pytest
 
-from llmrelay import AsyncClient, Client, ConfigError, OutputValidationError, UnsupportedFeatureError
+from llmrelay import AsyncClient, Client, ConfigError, NamedTool, OutputValidationError, UnsupportedFeatureError
 from llmrelay._envelope import Mode
 from llmrelay._types import NativeCall
 from llmrelay.capabilities import CapabilityLearner
@@ -442,3 +442,21 @@ def _response(body: dict[str, Any]) -> Any:
     import httpx
 
     return httpx.Response(200, json=body)
+
+
+def test_a_model_that_never_calls_final_result_fails_saying_so() -> None:
+    fake = FakeAdapter(["Mexico City.", "Mexico City, Mexico."])
+    client = Client("openai:gpt-4o", adapter=fake, mode="native_tools", max_repairs=1)
+    with pytest.raises(OutputValidationError) as caught:
+        client.complete(ASK, output=CityLocation)
+    assert caught.value.errors == ["You must call the tool 'final_result' in this reply, and you called none."]
+    assert caught.value.raw == "Mexico City, Mexico."
+
+
+def test_a_tool_the_caller_named_is_still_called_first() -> None:
+    fake = FakeAdapter([NativeCall("lookup", {"city": "Mexico City"}, "call_1")])
+    client = Client("openai:gpt-4o", adapter=fake, mode="native_tools")
+    resp = client.complete(ASK, tools=[lookup], tool_choice="lookup", output=CityLocation)
+    assert fake.requests[0].tool_choice == NamedTool("lookup")
+    assert [t.name for t in fake.requests[0].tools] == ["lookup", "final_result"]
+    assert (resp.output, resp.needs_more_work) == (None, True)

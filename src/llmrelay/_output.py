@@ -78,7 +78,10 @@ class OutputSpec:
             return replace(request, messages=_with_system(request.messages, _json_instructions(self)))
         tools = (*request.tools, self.tool)
         # With tools the model chooses which to call, but it must call one: final_result ends the turn.
+        # A tool the caller named is still called first.
         choice: ToolChoice = "required" if self.with_tools else NamedTool(OUTPUT_TOOL)
+        if isinstance(request.tool_choice, NamedTool):
+            choice = request.tool_choice
         if request.tool_choice == "none":
             raise ConfigError("tool_choice='none' cannot be combined with output=: the output is given by a tool")
         schema = envelope_schema(tools) if request.mode == "json_schema" else request.response_schema
@@ -131,9 +134,9 @@ class OutputSpec:
         for rejected in result.rejected:
             if rejected.name == OUTPUT_TOOL:
                 return list(rejected.errors) or [rejected.reason]
-        if result.tool_calls:
-            return []
-        return self._validated(result.raw)[1]
+        if result.mode is not None and self.reads_text(result.mode):
+            return self._validated(result.raw)[1]
+        return []  # No final_result call at all: the repair problems say so.
 
     def _validated(self, text: str) -> tuple[dict[str, Any] | None, list[str]]:
         """The object in `text`, coerced, and the errors that stop it being the model (empty: none)."""
