@@ -41,7 +41,9 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "usage",
         "attempts",
         "degraded",
+        "output",
     ]
+    assert new_completion(*values).output is None  # Appended last, defaulting to None: positional calls keep working.
 
 
 def test_a_completion_built_from_the_answer_fields_alone_behaves_like_a_full_one() -> None:

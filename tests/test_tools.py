@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from enum import Enum
 from typing import Any, Literal
 
@@ -151,3 +152,174 @@ def test_validators_are_built_once_per_schema() -> None:
     first = to_tool({"name": "search", "parameters": schema}).validator
     again = to_tool({"name": "search", "parameters": dict(schema)}).validator
     assert first is again and _validator.cache_info().hits >= 1
+
+
+# --- tools from Python: one row per kind of signature or docstring -----------------------------
+
+
+def numpy_style(city: str, days: int = 3) -> str:
+    """Forecast the weather.
+
+    Parameters
+    ----------
+    city : str
+        The city name,
+        in English.
+    days : int, optional
+        How many days.
+
+    Returns
+    -------
+    str
+        The forecast.
+    """
+    return city
+
+
+def sphinx_with_types(city: str, days: int = 3) -> str:
+    """Forecast the weather.
+
+    :param city: The city name.
+    :type city: str
+    :param int days: How many days.
+    :returns: The forecast.
+    """
+    return city
+
+
+async def async_lookup(query: str, exact: bool = False) -> list[str]:
+    """Look a term up (async).
+
+    Args:
+        query: What to look up.
+        exact: Match the whole term only.
+    """
+    return []
+
+
+class Priority(int, Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def literals_and_enums(mode: Literal["fast", "slow"], priority: Priority = Priority.LOW) -> None:
+    """Pick a mode."""
+
+
+class Point(pydantic.BaseModel):
+    x: float
+    y: float
+
+
+def nested_optional_lists(points: list[Point], label: str | None = None, tags: list[str] = []) -> None:  # noqa: B006
+    """Draw points."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolCase:
+    id: str
+    function: Any
+    description: str
+    properties: dict[str, Any]
+    required: list[str]
+
+
+TOOL_CASES = [
+    ToolCase(
+        "numpy docstring",
+        numpy_style,
+        "Forecast the weather.",
+        {
+            "city": {"type": "string", "description": "The city name, in English."},
+            "days": {"type": "integer", "default": 3, "description": "How many days."},
+        },
+        ["city"],
+    ),
+    ToolCase(
+        "sphinx docstring with :type: lines",
+        sphinx_with_types,
+        "Forecast the weather.",
+        {
+            "city": {"type": "string", "description": "The city name."},
+            "days": {"type": "integer", "default": 3, "description": "How many days."},
+        },
+        ["city"],
+    ),
+    ToolCase(
+        "async function, google docstring",
+        async_lookup,
+        "Look a term up (async).",
+        {
+            "query": {"type": "string", "description": "What to look up."},
+            "exact": {"type": "boolean", "default": False, "description": "Match the whole term only."},
+        },
+        ["query"],
+    ),
+    ToolCase(
+        "Literal and int Enum",
+        literals_and_enums,
+        "Pick a mode.",
+        {"mode": {"enum": ["fast", "slow"], "type": "string"}, "priority": {"$ref": "#/$defs/Priority", "default": 1}},
+        ["mode"],
+    ),
+    ToolCase(
+        "nested model in a list, Optional, list default",
+        nested_optional_lists,
+        "Draw points.",
+        {
+            "points": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+            "label": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+        },
+        ["points"],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", TOOL_CASES, ids=lambda c: c.id)
+def test_tools_from_functions(case: ToolCase) -> None:
+    tool = to_tool(case.function)
+    assert (tool.name, tool.description) == (case.function.__name__, case.description)
+    assert dict(tool.parameters["properties"]) == case.properties
+    assert tool.parameters.get("required", []) == case.required
+    assert tool.parameters["additionalProperties"] is False  # extra=forbid: the function takes no others.
+    assert tool.function is case.function
+
+
+def test_enum_and_nested_definitions() -> None:
+    assert to_tool(literals_and_enums).parameters["$defs"]["Priority"] == {"enum": [1, 2], "type": "integer"}
+    point = to_tool(nested_optional_lists).parameters["$defs"]["Point"]
+    assert point == {
+        "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+        "required": ["x", "y"],
+        "type": "object",
+    }
+
+
+@pytest.mark.parametrize(
+    ("arguments", "errors"),
+    [
+        ({"points": [{"x": 1, "y": 2}]}, []),
+        ({"points": [{"x": 1}], "label": None}, ["missing required argument 'points[0].y'"]),
+        ({"points": [], "colour": "red"}, ["unexpected argument 'colour'"]),
+    ],
+    ids=["valid", "nested-missing", "extra"],
+)
+def test_function_tools_validate_nested_arguments(arguments: dict[str, Any], errors: list[str]) -> None:
+    from llmrelay._validation import check_arguments
+
+    assert check_arguments(to_tool(nested_optional_lists), arguments)[1] == errors
+
+
+class TreeNode(pydantic.BaseModel):
+    """A node of a tree."""
+
+    name: str
+    children: list[TreeNode] = []
+
+
+def test_a_recursive_model_has_its_object_at_the_root() -> None:
+    parameters = to_tool(TreeNode).parameters
+    assert parameters["type"] == "object" and "$ref" not in parameters
+    assert parameters["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
+    assert parameters["$defs"]["TreeNode"]["required"] == ["name"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from ._envelope import Attempt, Completion, Mode
 from ._fallback import Step, plan
 from ._flow import Call, Flow, Policy, record_retry, run
 from ._instructions import envelope_schema
 from ._messages import MessageLike, to_messages
+from ._output import output_modes, output_spec
 from ._repair import RepairTrigger, problems
 from ._retry import RetryPolicy
 from ._tools import Tool, ToolLike, to_tools
@@ -37,6 +38,7 @@ _shared_learner = CapabilityLearner()
 Messages = str | Sequence[MessageLike]
 ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
 _P = TypeVar("_P", bound="_Pipeline")
+_OutputT = TypeVar("_OutputT")
 
 
 def parse_model(model: str) -> tuple[str, str]:
@@ -163,22 +165,26 @@ class _Pipeline:
         tool_choice: ToolChoiceLike,
         params: dict[str, Any],
         trace: list[Attempt],
+        output: type[Any] | None = None,
     ) -> Flow:
         """The flow of one request: its plan, how each step's request is built, the policy."""
         _check_mode(mode)
         tool_list = tuple(to_tools(tools).values())
+        spec = None if output is None else output_spec(output, with_tools=bool(tool_list))
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
         choice = _tool_choice(tool_choice, tool_list)
         merged = {**self.params, **params}
         models = [(self.provider, self.model), *self.fallback_models]
-        forced = mode or self.mode or (None if tool_list else "text")
-        steps = plan(models, self.supported_modes, forced=forced, max_steps=self.max_steps)
+        forced = mode or self.mode or (None if tool_list or spec else "text")
+        modes_for = output_modes(self.supported_modes) if spec and not tool_list else self.supported_modes
+        steps = plan(models, modes_for, forced=forced, max_steps=self.max_steps)
 
         def build(step: Step) -> Request:
             schema = envelope_schema(tool_list) if step.mode == "json_schema" else None
-            return Request(step.model, conversation, step.mode, tool_list, choice, merged, schema)
+            request = Request(step.model, conversation, step.mode, tool_list, choice, merged, schema)
+            return request if spec is None else spec.request(request)
 
-        policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn)
+        policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec)
         return run(steps, build, policy, trace)
 
     def learn(self, step: Step, error: ProviderError) -> None:
@@ -206,15 +212,40 @@ class Client(_Pipeline):
     Safe to share between threads: a call keeps its state to itself.
     """
 
+    @overload
     def complete(
         self,
         messages: Messages,
         tools: Sequence[ToolLike] | None = None,
         *,
+        output: None = None,
         mode: Mode | None = None,
         tool_choice: ToolChoiceLike = None,
         **params: Any,
-    ) -> Completion:
+    ) -> Completion: ...
+
+    @overload
+    def complete(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        output: type[_OutputT],
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> Completion[_OutputT]: ...
+
+    def complete(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        output: type[Any] | None = None,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> Completion[Any]:
         """Send the conversation and return the normalized, validated answer.
 
         Transient failures are retried; broken answers are sent back for repair; a mode the
@@ -225,6 +256,8 @@ class Client(_Pipeline):
             messages: the conversation (dicts in the OpenAI chat shape, `Message`s, earlier
                 `Completion`s), or a single user message as a string.
             tools: what the model may call (functions, pydantic models, schema dicts, `Tool`s).
+            output: a pydantic model: `resp.output` is then a validated instance of it (see README,
+                "Structured output"); with tools, it comes once the model has no more calls to make.
             mode: force an output mode instead of the best one the model supports.
             tool_choice: "auto", "none", "required", or the name of one tool to call.
             **params: generation parameters passed to the provider (temperature, max_tokens…).
@@ -232,9 +265,10 @@ class Client(_Pipeline):
         Raises:
             ProviderError: a failure that falling back cannot fix (authentication, a bad request).
             AllAttemptsFailed: every step of the plan failed; holds each error and the trace.
+            OutputValidationError: no valid `output` came, its repairs run out; holds the errors.
         """
         trace: list[Attempt] = []
-        flow = self.flow(messages, tools, mode, tool_choice, params, trace)
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace, output)
         try:
             call = next(flow)
             while True:
@@ -245,7 +279,7 @@ class Client(_Pipeline):
                 else:
                     call = flow.send(raw)
         except StopIteration as stop:
-            result: Completion = stop.value
+            result: Completion[Any] = stop.value
             return result
 
     def run(
@@ -304,18 +338,43 @@ class Client(_Pipeline):
 class AsyncClient(_Pipeline):
     """`Client` for asyncio: the same constructor, and `await client.complete(...)`."""
 
+    @overload
     async def complete(
         self,
         messages: Messages,
         tools: Sequence[ToolLike] | None = None,
         *,
+        output: None = None,
         mode: Mode | None = None,
         tool_choice: ToolChoiceLike = None,
         **params: Any,
-    ) -> Completion:
+    ) -> Completion: ...
+
+    @overload
+    async def complete(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        output: type[_OutputT],
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> Completion[_OutputT]: ...
+
+    async def complete(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        output: type[Any] | None = None,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> Completion[Any]:
         """Send the conversation and return the normalized, validated answer (see `Client.complete`)."""
         trace: list[Attempt] = []
-        flow = self.flow(messages, tools, mode, tool_choice, params, trace)
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace, output)
         try:
             call = next(flow)
             while True:
@@ -329,7 +388,7 @@ class AsyncClient(_Pipeline):
                 else:
                     call = flow.send(raw)
         except StopIteration as stop:
-            result: Completion = stop.value
+            result: Completion[Any] = stop.value
             return result
 
     async def run(

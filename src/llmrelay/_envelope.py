@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
+
+from typing_extensions import TypeVar as DefaultTypeVar
 
 RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded"]
 """Why a call that was found was not accepted.
@@ -125,8 +127,12 @@ class Attempt:
     """Tokens this step used."""
 
 
+OutputT = DefaultTypeVar("OutputT", default=None)
+"""The type of `Completion.output`: the `output=` model, None when none was asked for."""
+
+
 @dataclass(frozen=True)
-class Completion:
+class Completion(Generic[OutputT]):
     """The canonical answer: text for the user, tool calls, and whether the model needs more work."""
 
     content: str
@@ -161,6 +167,9 @@ class Completion:
     """The trace: every call made for this request, with its outcome and reason."""
     degraded: bool = False
     """True when every tool-capable step failed and this is a text-only answer, without tools."""
+    output: OutputT = None  # type: ignore[assignment]
+    """The `output=` model's instance, validated; None when no output was asked for (or the model
+    called tools first, see `needs_more_work`)."""
 
 
 _T = TypeVar("_T")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ._envelope import Attempt, Completion, Outcome, Usage
 from ._fallback import Step, model_is_unusable, should_fall_back
@@ -19,6 +20,9 @@ from ._repair import RepairTrigger, is_truncated, repair_request
 from ._respond import to_completion
 from ._types import RawResponse, Request
 from .errors import AllAttemptsFailed, ProviderError
+
+if TYPE_CHECKING:
+    from ._output import OutputSpec
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class Policy:
     """When set, an answer cut off at the token limit is asked again once with this budget."""
     learn: Callable[[Step, ProviderError], None]
     """Told of every failed call (the capability learner listens)."""
+    output: OutputSpec | None = None
+    """The `output=` asked for: read from each answer, and its errors sent back for repair."""
 
 
 Flow = Generator[Call, RawResponse, Completion]
@@ -52,6 +58,7 @@ Flow = Generator[Call, RawResponse, Completion]
 class _Done:
     result: Completion
     accepted: bool
+    problems: list[str] = field(default_factory=list)
 
 
 def run(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trace: list[Attempt]) -> Flow:
@@ -64,7 +71,7 @@ def run(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trac
     `AllAttemptsFailed` holding them all.
     """
     errors: list[ProviderError] = []
-    partial: Completion | None = None
+    partial: _Done | None = None
     unusable: set[tuple[str, str]] = set()
     for step in plan:
         if (step.provider, step.model) in unusable:
@@ -80,11 +87,14 @@ def run(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trac
             continue
         if done.accepted:
             return _finish(done.result, trace)
-        partial = done.result
+        partial = done
     if partial is not None:
-        return _finish(partial, trace)
+        if policy.output is not None and partial.result.output is None:
+            raise policy.output.failure(partial.result, partial.problems, trace)
+        return _finish(partial.result, trace)
     usable = [step for step in plan if (step.provider, step.model) not in unusable]
-    if usable and build(plan[0]).tools:
+    # Without tools no output can come: an output request is not degraded.
+    if usable and build(plan[0]).tools and policy.output is None:
         return (yield from _degrade(usable[0], build, policy, trace, errors))
     raise _all_failed(errors, trace)
 
@@ -114,14 +124,17 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             )
             request, longer_asked = _with_max_tokens(request, policy.max_tokens_on_length), True
             continue
-        found = policy.trigger(result, request)
+        if policy.output is not None:
+            result, found = policy.output.check(result, request, policy.trigger)
+        else:
+            found = policy.trigger(result, request)
         if not found:
             outcome: Outcome = "truncated" if is_truncated(result) else "ok"
             trace.append(_attempt(step, outcome, None, started, raw.usage))
             return _Done(result, accepted=True)
         if repairs >= policy.max_repairs:
             trace.append(_attempt(step, "exhausted", "; ".join(found), started, raw.usage))
-            return _Done(result, accepted=False)
+            return _Done(result, accepted=False, problems=found)
         trace.append(_attempt(step, "repair", "; ".join(found), started, raw.usage))
         request, repairs = repair_request(request, result, found), repairs + 1
 

@@ -92,7 +92,11 @@ def repair_request(request: Request, result: Completion, found: list[str]) -> Re
     if request.mode == "native_tools" and (result.tool_calls or result.rejected):
         turns = _tool_result_errors(result, correction)
     else:
-        again = "Reply again, in full, with every tool call you want to make (valid this time)."
+        again = (
+            "Reply again, in full, with every tool call you want to make (valid this time)."
+            if request.tools
+            else "Reply again, in full, corrected."
+        )
         turns = [Message("assistant", result.raw), Message("user", f"{correction}\n{again}")]
     return Request(
         request.model,

@@ -113,7 +113,7 @@ def _from_mapping(spec: Mapping[str, Any]) -> Tool:
 
 
 def _from_pydantic_model(model: type[Any]) -> Tool:
-    schema = _drop_titles(model.model_json_schema())
+    schema = _object_at_root(_drop_titles(model.model_json_schema()))
     description = schema.pop("description", None) or ""
     return Tool(name=model.__name__, description=description, parameters=schema, model=model)
 
@@ -150,32 +150,67 @@ def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:
         raise ConfigError(f"cannot read the type hints of {function!r}: {exc}") from exc
 
 
-_SECTION = re.compile(r"^(Args|Arguments|Parameters|Returns|Raises|Yields|Examples?|Notes?):\s*$")
+_SECTION = re.compile(
+    r"^(Args|Arguments|Parameters|Params|Returns|Raises|Yields|Examples?|Notes?|Attributes|See Also):\s*$"
+)
+_NUMPY_RULE = re.compile(r"^-{3,}\s*$")
+_NUMPY_ARG = re.compile(r"^(\*{0,2}\w+)(?:\s*:\s*.*)?$")
 _GOOGLE_ARG = re.compile(r"^\s{2,}(\*{0,2}\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
 _SPHINX_ARG = re.compile(r"^:param\s+(?:[^:\s]+\s+)?(\w+):\s*(.*)$")
+_SPHINX_FIELD = re.compile(r"^:\w+")
+_ARGUMENT_SECTIONS = ("Args", "Arguments", "Parameters", "Params")
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a Google- or Sphinx-style docstring into its description and per-argument docs."""
+    """Split a Google-, NumPy- or Sphinx-style docstring into its description and per-argument docs."""
     description: list[str] = []
     arguments: dict[str, str] = {}
     section: str | None = None
     current: str | None = None
-    for line in doc.splitlines():
-        if match := _SECTION.match(line.strip()):
+    lines = doc.splitlines()
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if _NUMPY_RULE.match(stripped):
+            continue  # The underline of a NumPy section title, read with the title.
+        if _NUMPY_RULE.match(following.strip()) and stripped:
+            section, current = f"numpy:{stripped}", None  # "Parameters" over "----------".
+        elif match := _SECTION.match(stripped):
             section, current = match.group(1), None
-        elif match := _SPHINX_ARG.match(line.strip()):
+        elif match := _SPHINX_ARG.match(stripped):
             current = match.group(1)
             arguments[current] = match.group(2).strip()
             section = "Sphinx"
-        elif section in ("Args", "Arguments", "Parameters") and (match := _GOOGLE_ARG.match(line)):
+        elif _SPHINX_FIELD.match(stripped):
+            section, current = "Sphinx", None  # :type x:, :returns:, :raises: describe no argument.
+        elif section in _ARGUMENT_SECTIONS and (match := _GOOGLE_ARG.match(line)):
             current = match.group(1).lstrip("*")
             arguments[current] = match.group(2).strip()
-        elif section is not None and current is not None and line.strip():
-            arguments[current] = f"{arguments[current]} {line.strip()}".strip()
+        elif section == "numpy:Parameters" and line[:1].strip() and (match := _NUMPY_ARG.match(stripped)):
+            current = match.group(1).lstrip("*")  # "city : str" at the section's margin; its text follows.
+            arguments[current] = ""
+        elif section is not None and current is not None and stripped:
+            arguments[current] = f"{arguments[current]} {stripped}".strip()
         elif section is None:
             description.append(line)
-    return "\n".join(description).strip(), arguments
+    return "\n".join(description).strip(), {name: text for name, text in arguments.items() if text}
+
+
+def _object_at_root(schema: dict[str, Any]) -> dict[str, Any]:
+    """A recursive model's schema with its object at the root, not a bare `$ref`.
+
+    Pydantic writes `{"$defs": {"Node": {...}}, "$ref": "#/$defs/Node"}` for a model that refers to
+    itself; tool APIs want `"type": "object"` at the root. The definition stays for the inner refs.
+    """
+    ref, defs = schema.get("$ref"), schema.get("$defs")
+    if (
+        isinstance(ref, str)
+        and ref.startswith("#/$defs/")
+        and isinstance(defs, dict)
+        and set(schema) <= {"$ref", "$defs"}
+    ):
+        return {**defs[ref.removeprefix("#/$defs/")], "$defs": defs}
+    return schema
 
 
 def _drop_titles(schema: Any) -> Any:

@@ -18,6 +18,7 @@ LLMRelayError
 │   └── BadRequestError          400 / 422: the request itself is wrong
 │       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
 ├── NormalizationError           nothing usable could be read from the answer
+│   └── OutputValidationError    no valid `output=` object, its repairs run out
 └── CassetteError                a recorded cassette file cannot be read
 AllAttemptsFailed (an ExceptionGroup, and an LLMRelayError): every step of the fallback plan
 failed; holds each failure and the trace of attempts
@@ -40,7 +41,7 @@ else:  # pragma: no cover - Python 3.10
     from exceptiongroup import ExceptionGroup
 
 if TYPE_CHECKING:
-    from ._envelope import Attempt
+    from ._envelope import Attempt, Completion
     from ._run import RunResult
 
 
@@ -166,6 +167,29 @@ class UnsupportedFeatureError(BadRequestError):
 
 class NormalizationError(LLMRelayError):
     """Nothing usable could be read from the model's answer."""
+
+
+class OutputValidationError(NormalizationError):
+    """The answer held no valid `output=` object, and the repairs ran out.
+
+    Nothing is lost: `errors` says what was wrong (pydantic's errors, one per line), `raw` is the
+    model's last text, `attempts` the trace, and `completion` the last answer as it was read.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: Sequence[str],
+        raw: str,
+        attempts: Sequence[Attempt] = (),
+        completion: Completion[Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.errors = list(errors)
+        self.raw = raw
+        self.attempts = list(attempts)
+        self.completion = completion
 
 
 class CassetteError(LLMRelayError):

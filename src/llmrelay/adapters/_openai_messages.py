@@ -34,6 +34,7 @@ from typing import Any
 from .._envelope import ToolCall
 from .._instructions import envelope_schema, prepare_messages
 from .._messages import portable_id
+from .._schemas import for_openai_strict
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
 
@@ -67,7 +68,8 @@ def request_body(
         mode_fields = _tool_fields(request.tools, request.tool_choice)
     elif request.mode == "json_schema":
         schema = request.response_schema or envelope_schema(request.tools)
-        json_schema = {"name": request.schema_name, "schema": dict(schema), "strict": strict}
+        sent = for_openai_strict(schema) if strict else dict(schema)
+        json_schema = {"name": request.schema_name, "schema": sent, "strict": strict}
         mode_fields = {"response_format": {"type": "json_schema", "json_schema": json_schema}}
     elif request.mode == "json_object":
         messages = _with_json_word(messages)

@@ -40,6 +40,7 @@ from typing import Any, ClassVar, TypeVar
 from .._envelope import Usage
 from .._instructions import envelope_schema, prepare_messages
 from .._messages import new_call_id, portable_id
+from .._schemas import for_anthropic
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
@@ -76,7 +77,7 @@ def build_body(request: Request) -> dict[str, Any]:
         if request.tool_choice is not None:
             body["tool_choice"] = _tool_choice(request.tool_choice)
     if request.mode == "json_schema":
-        schema = request.response_schema or envelope_schema(request.tools)
+        schema = for_anthropic(request.response_schema or envelope_schema(request.tools))
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
         body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
     return body

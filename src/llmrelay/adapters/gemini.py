@@ -11,7 +11,8 @@ json_object   "generationConfig": {"responseMimeType": "application/json"}
 text          neither; the instructions are in systemInstruction (Gemma: in the first user turn)
 ```
 
-Tools keep their full JSON schema (`parametersJsonSchema`), not the OpenAPI subset of `parameters`.
+Tools keep their full JSON schema (`parametersJsonSchema`), not the OpenAPI subset of `parameters`;
+it and `responseJsonSchema` go through `_schemas.for_gemini` (the keywords Gemini reads).
 `max_tokens` is sent as `maxOutputTokens`, `stop` as `stopSequences`; every other param must be a
 `GenerateContentConfig` field (temperature, top_p, seed, thinking_config, safety_settings...).
 
@@ -53,6 +54,7 @@ from typing import Any, ClassVar
 from .._envelope import Usage
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
+from .._schemas import for_gemini
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ServerError
 from . import ProviderOptions
@@ -291,7 +293,7 @@ def _output_fields(request: Request) -> dict[str, Any]:
     if request.mode == "native_tools" and request.tools:
         declarations = [
             types.FunctionDeclaration(
-                name=tool.name, description=tool.description or None, parameters_json_schema=dict(tool.parameters)
+                name=tool.name, description=tool.description or None, parameters_json_schema=for_gemini(tool.parameters)
             )
             for tool in request.tools
         ]
@@ -303,7 +305,7 @@ def _output_fields(request: Request) -> dict[str, Any]:
         return {}
     fields = {"response_mime_type": "application/json"}
     if request.mode == "json_schema" and request.response_schema is not None:
-        fields["response_json_schema"] = dict(request.response_schema)
+        fields["response_json_schema"] = for_gemini(request.response_schema)
     return fields
 
 
