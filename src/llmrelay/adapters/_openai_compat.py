@@ -252,9 +252,7 @@ class ChatCompletionsAdapter:
 
         client = self._client(is_async=True)
         try:
-            async with client.chat.completions.with_streaming_response.create(
-                **self._stream_arguments(request)
-            ) as raw:
+            async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
                 http = raw.http_response
                 reader = ChatStreamReader(self, request.model, http.headers)
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
