@@ -8,7 +8,7 @@ stops (a proxy cut it, the server died) is a `ProviderConnectionError`, never a 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Protocol
 
 from .._chunks import Chunk
@@ -85,11 +85,3 @@ def decode(event: ServerEvent, reader: Reader) -> Any:
             f"a stream event is not JSON: {event.data[:200]!r}", provider=reader.provider, model=reader.model
         ) from exc
 
-
-def closing(close: Callable[[], Any]) -> Callable[[], None]:
-    """`close` with its result dropped (for `contextlib.ExitStack.callback`)."""
-
-    def call() -> None:
-        close()
-
-    return call
