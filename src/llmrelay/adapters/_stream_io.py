@@ -84,4 +84,3 @@ def decode(event: ServerEvent, reader: Reader) -> Any:
         raise ServerError(
             f"a stream event is not JSON: {event.data[:200]!r}", provider=reader.provider, model=reader.model
         ) from exc
-
