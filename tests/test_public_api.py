@@ -29,3 +29,16 @@ def test_import_is_light() -> None:
     )
     heavy = {"openai", "anthropic", "google.genai", "groq", "httpx", "httpx2", "pydantic", "jsonschema", "yaml"}
     assert heavy.isdisjoint(loaded), heavy & loaded
+
+
+def test_stream_events_and_their_error_are_public() -> None:
+    names = {"StreamEnd", "StreamEvent", "StreamInterrupted", "TextDelta", "ToolCallComplete", "ToolCallDelta"}
+    assert names | {"ToolCallStarted"} <= set(llmrelay.__all__)
+    assert llmrelay.TextDelta.__module__ == llmrelay.StreamInterrupted.__module__ == "llmrelay"
+    assert issubclass(llmrelay.StreamInterrupted, llmrelay.ProviderError)
+
+
+def test_streaming_code_loads_only_when_a_stream_is_asked_for() -> None:
+    code = "import sys, llmrelay; print(any(m.startswith('llmrelay._stream') for m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

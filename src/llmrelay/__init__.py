@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._client import AsyncClient, Client
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
+from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from ._retry import RetryPolicy
 from ._tools import Tool, to_tool
 from ._types import Message, NamedTool
@@ -24,6 +25,7 @@ from .errors import (
     ProviderTimeoutError,
     RateLimitError,
     ServerError,
+    StreamInterrupted,
     TransientError,
     UnknownProviderError,
     UnsupportedFeatureError,
@@ -66,8 +68,15 @@ __all__ = [
     "ServerError",
     "StopReason",
     "Strategy",
+    "StreamEnd",
+    "StreamEvent",
+    "StreamInterrupted",
+    "TextDelta",
     "Tool",
     "ToolCall",
+    "ToolCallComplete",
+    "ToolCallDelta",
+    "ToolCallStarted",
     "ToolExecution",
     "TransientError",
     "UnknownProviderError",

@@ -7,7 +7,7 @@ making each call through the retry policy with the adapter's `send` or `asend`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -28,6 +28,7 @@ from .errors import ConfigError, ProviderError, UnsupportedFeatureError
 if TYPE_CHECKING:
     from os import PathLike
 
+    from ._events import StreamEvent
     from ._run import RunResult
 
 _MODES: tuple[Mode, ...] = ("native_tools", "json_schema", "json_object", "text")
@@ -166,8 +167,9 @@ class _Pipeline:
         params: dict[str, Any],
         trace: list[Attempt],
         output: type[Any] | None = None,
+        policy: Policy | None = None,
     ) -> Flow:
-        """The flow of one request: its plan, how each step's request is built, the policy."""
+        """The flow of one request: its plan, how each step's request is built, the policy (default: `complete`'s)."""
         _check_mode(mode)
         tool_list = tuple(to_tools(tools).values())
         spec = None if output is None else output_spec(output, with_tools=bool(tool_list))
@@ -184,7 +186,8 @@ class _Pipeline:
             request = Request(step.model, conversation, step.mode, tool_list, choice, merged, schema)
             return request if spec is None else spec.request(request)
 
-        policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec)
+        if policy is None:
+            policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec)
         return run(steps, build, policy, trace)
 
     def learn(self, step: Step, error: ProviderError) -> None:
@@ -334,6 +337,38 @@ class Client(_Pipeline):
             params=params,
         )
 
+    def stream(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> Iterator[StreamEvent]:
+        """Send the conversation and yield the answer as it arrives, ending with `StreamEnd`.
+
+        The events: `TextDelta` (text for the user, markup already removed), `ToolCallStarted`,
+        `ToolCallDelta` (arguments as they grow), `ToolCallComplete` (validated, or rejected with
+        the reason), then one `StreamEnd` whose `completion` is what `complete()` returns. Arguments
+        are those of `complete`, and are checked before this returns.
+
+        Retries and fallbacks happen only before the first event; there are no repair rounds (the
+        answer was already shown: rejected calls are on the final `completion`). A failure after
+        the first event raises `StreamInterrupted`, whose `partial` holds everything received.
+
+        Raises:
+            StreamInterrupted: the stream failed after events were yielded.
+            ProviderError: a failure before the first event that falling back cannot fix.
+            AllAttemptsFailed: every step of the plan failed before streaming anything.
+        """
+        from ._stream import run as run_stream
+        from ._stream import stream_policy
+
+        trace: list[Attempt] = []
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
+        return run_stream(self, flow, trace)
+
 
 class AsyncClient(_Pipeline):
     """`Client` for asyncio: the same constructor, and `await client.complete(...)`."""
@@ -415,6 +450,22 @@ class AsyncClient(_Pipeline):
             tool_choice=tool_choice,
             params=params,
         )
+
+    def stream(
+        self,
+        messages: Messages,
+        tools: Sequence[ToolLike] | None = None,
+        *,
+        mode: Mode | None = None,
+        tool_choice: ToolChoiceLike = None,
+        **params: Any,
+    ) -> AsyncIterator[StreamEvent]:
+        """The answer as events while it arrives: `async for event in client.stream(...)` (see `Client.stream`)."""
+        from ._stream import arun, stream_policy
+
+        trace: list[Attempt] = []
+        flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
+        return arun(self, flow, trace)
 
 
 def _check_mode(mode: object) -> None:

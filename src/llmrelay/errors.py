@@ -15,8 +15,9 @@ LLMRelayError
 │   ├── AuthenticationError      401: a missing or wrong API key
 │   ├── PermissionDeniedError    403
 │   ├── NotFoundError            404: usually an unknown model
-│   └── BadRequestError          400 / 422: the request itself is wrong
-│       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
+│   ├── BadRequestError          400 / 422: the request itself is wrong
+│   │   └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
+│   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
 │   └── OutputValidationError    no valid `output=` object, its repairs run out
 └── CassetteError                a recorded cassette file cannot be read
@@ -163,6 +164,34 @@ class UnsupportedFeatureError(BadRequestError):
     def __init__(self, message: str, *, feature: str, **kwargs: Any) -> None:
         self.feature = feature
         super().__init__(message, **kwargs)
+
+
+class StreamInterrupted(ProviderError):
+    """A stream failed after some of the answer was shown: nothing is retried, nothing received is lost.
+
+    `partial` is the answer as far as it came: its text (`content`, `raw`), the tool calls that
+    were complete (accepted or rejected), the unfinished ones rejected as `truncated`, and the
+    trace. The failure itself is `__cause__`; its status, code and request id are copied here.
+    """
+
+    partial: Completion
+
+    @classmethod
+    def after(cls, error: ProviderError, partial: Completion) -> StreamInterrupted:
+        """The interruption of a stream by `error`, with what was received."""
+        interrupted = cls(
+            f"the stream was interrupted: {error.message}",
+            provider=error.provider,
+            model=error.model,
+            status=error.status,
+            request_id=error.request_id,
+            body=error.body,
+            headers=error.headers,
+            retry_after=error.retry_after,
+            code=error.code,
+        )
+        interrupted.partial = partial
+        return interrupted
 
 
 class NormalizationError(LLMRelayError):

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._envelope import ToolCall, Usage
 from .._messages import new_call_id
@@ -34,6 +34,9 @@ from . import ProviderOptions
 from ._errors import status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
+
+if TYPE_CHECKING:
+    from .._chunks import Chunk
 
 # --- response --------------------------------------------------------------------------------
 
@@ -163,6 +166,8 @@ class ChatCompletionsAdapter:
     api_key_env: ClassVar[str]
     """The environment variable the API key is read from when none is given."""
     max_tokens_field: ClassVar[str] = "max_tokens"
+    stream_usage: ClassVar[bool] = False
+    """Ask for usage in streams (`stream_options.include_usage`); only where the API is known to take it."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
@@ -223,6 +228,49 @@ class ChatCompletionsAdapter:
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
+
+    def stream(self, request: Request) -> Iterator[Chunk]:
+        """Make the call as a stream and yield its chunks (see `_openai_stream`), or raise a `ProviderError`."""
+        from ._openai_stream import ChatStreamReader
+        from ._stream_io import chunks
+
+        client = self._client(is_async=False)
+        try:
+            with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+                http = raw.http_response
+                reader = ChatStreamReader(self, request.model, http.headers)
+                for chunk in chunks(http.iter_bytes(), reader, secret=self._secret):
+                    self._keep_signature(chunk)
+                    yield chunk
+        except self.sdk.APIError as exc:
+            raise self._sdk_error(exc, request.model) from exc
+
+    async def astream(self, request: Request) -> AsyncIterator[Chunk]:
+        """The same, without blocking the event loop."""
+        from ._openai_stream import ChatStreamReader
+        from ._stream_io import achunks
+
+        client = self._client(is_async=True)
+        try:
+            async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+                http = raw.http_response
+                reader = ChatStreamReader(self, request.model, http.headers)
+                async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
+                    self._keep_signature(chunk)
+                    yield chunk
+        except self.sdk.APIError as exc:
+            raise self._sdk_error(exc, request.model) from exc
+
+    def _stream_arguments(self, request: Request) -> dict[str, Any]:
+        body = {**self.build_body(request), "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
+        return _create_arguments(body)
+
+    def _keep_signature(self, chunk: Chunk) -> None:
+        signature = getattr(chunk, "signature", None)
+        if signature:
+            self._signatures.keep(getattr(chunk, "id", None), signature)
 
     def _client(self, *, is_async: bool) -> Any:
         client = self._clients.get(is_async)

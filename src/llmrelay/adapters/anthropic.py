@@ -33,9 +33,9 @@ the other providers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._envelope import Usage
 from .._instructions import envelope_schema, prepare_messages
@@ -46,6 +46,9 @@ from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolC
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import status_error, transport_error
+
+if TYPE_CHECKING:
+    from .._chunks import Chunk
 
 try:
     import anthropic
@@ -232,6 +235,37 @@ class AnthropicAdapter:
         with self._errors(request.model):
             response = await self._async_client.messages.with_raw_response.create(**typed, extra_body=extra)
         return _answer(response.http_response, request.model)
+
+    def stream(self, request: Request) -> Iterator[Chunk]:
+        """Make the call as a stream and yield its chunks (see `_anthropic_stream`), or raise a `ProviderError`."""
+        from ._anthropic_stream import AnthropicStreamReader
+        from ._stream_io import chunks
+
+        if self._client is None:
+            self._client = _checked(anthropic.Anthropic(**self._client_options()))
+        typed, extra = _split(build_body(request))
+        with self._errors(request.model):
+            with self._client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
+                http = raw.http_response
+                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                yield from chunks(http.iter_bytes(), reader, secret=self.options.api_key)
+
+    async def astream(self, request: Request) -> AsyncIterator[Chunk]:
+        """The same, without blocking the event loop."""
+        from ._anthropic_stream import AnthropicStreamReader
+        from ._stream_io import achunks
+
+        if self._async_client is None:
+            self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+        typed, extra = _split(build_body(request))
+        with self._errors(request.model):
+            async with self._async_client.messages.with_streaming_response.create(
+                **typed, stream=True, extra_body=extra
+            ) as raw:
+                http = raw.http_response
+                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                async for chunk in achunks(http.aiter_bytes(), reader, secret=self.options.api_key):
+                    yield chunk
 
     def _client_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.

@@ -48,16 +48,19 @@ import base64
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._envelope import Usage
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
 from .._schemas import for_gemini
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
-from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ServerError
+from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+
+if TYPE_CHECKING:
+    from .._chunks import Chunk
 
 try:
     import pydantic
@@ -94,6 +97,7 @@ class GeminiAdapter:
         self.options = options
         self._client: genai.Client | None = None
         self._signatures = SignatureMemory()  # call id -> Gemini's thoughtSignature (base64)
+        self._stream_clients: dict[bool, Any] = {}  # The HTTP clients streams are sent with (sync, async).
 
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
@@ -121,6 +125,69 @@ class GeminiAdapter:
                 raise
             raise error from exc
         return self._raw(response, request.model)
+
+    def stream(self, request: Request) -> Iterator[Chunk]:
+        """Make the call as a stream and yield its chunks (see `_gemini_stream`), or raise a `ProviderError`."""
+        from ._gemini_stream import GeminiStreamReader, status_failure
+        from ._stream_io import chunks
+
+        url, body, headers, secret = self._stream_request(request)
+        try:
+            with self._stream_client(is_async=False).stream("POST", url, json=body, headers=headers) as http:
+                if http.status_code >= 400:
+                    content = http.read()
+                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                yield from chunks(http.iter_bytes(), reader, secret=secret)
+        except ProviderError:
+            raise
+        except Exception as exc:  # Connecting failed: the HTTP library's own exception.
+            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+                raise
+            raise error from exc
+
+    async def astream(self, request: Request) -> AsyncIterator[Chunk]:
+        """The same, without blocking the event loop."""
+        from ._gemini_stream import GeminiStreamReader, status_failure
+        from ._stream_io import achunks
+
+        url, body, headers, secret = self._stream_request(request)
+        try:
+            async with self._stream_client(is_async=True).stream("POST", url, json=body, headers=headers) as http:
+                if http.status_code >= 400:
+                    content = await http.aread()
+                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                async for chunk in achunks(http.aiter_bytes(), reader, secret=secret):
+                    yield chunk
+        except ProviderError:
+            raise
+        except Exception as exc:
+            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+                raise
+            raise error from exc
+
+    def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
+        from ._gemini_stream import request_body, stream_url
+
+        secret = self.options.api_key or _env_key()
+        if not secret:
+            raise AuthenticationError(
+                "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
+            )
+        contents, config = self._request(request)
+        headers = {"x-goog-api-key": secret, **self.options.headers}
+        return stream_url(self.options.base_url, request.model), request_body(contents, config), headers, secret
+
+    def _stream_client(self, *, is_async: bool) -> Any:
+        if is_async not in self._stream_clients:
+            from ._gemini_stream import http_module
+
+            library = http_module()
+            # No timeout unless one is set, as google-genai (a long answer streams for minutes).
+            client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
+            self._stream_clients[is_async] = client
+        return self._stream_clients[is_async]
 
     # --- the client ---------------------------------------------------------------------------
 

@@ -38,3 +38,4 @@ class OpenAIAdapter(ChatCompletionsAdapter):
     client_classes: ClassVar[tuple[type[Any], type[Any]]] = (openai.OpenAI, openai.AsyncOpenAI)
     api_key_env: ClassVar[str] = "OPENAI_API_KEY"
     max_tokens_field: ClassVar[str] = "max_completion_tokens"
+    stream_usage: ClassVar[bool] = True  # OpenAI sends a stream's usage only when asked.

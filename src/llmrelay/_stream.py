@@ -1,0 +1,440 @@
+"""`Client.stream`: the answer as typed events while it arrives, then the same `Completion` as `complete()`.
+
+```
+adapter.stream(request)  ->  chunks (TextPiece, CallPiece, CallEnd, Finish; see `_chunks`)
+  StreamState            ->  events: text through the text parser, native calls as they grow
+  Assembler              ->  the RawResponse `send` would give  ->  `_respond.to_completion`
+```
+
+Decisions (also in the README's "Streaming" section):
+
+- Retries and fallbacks happen only before the first event is yielded. Opening the stream and
+  reading it up to its first event is one call of the retry policy, and a failure there moves
+  down the same plan as `complete()` (fallback models, modes, the text-only last resort). Once the
+  user has seen an event, a failure ends the stream with `StreamInterrupted`, which carries
+  everything received so far as a partial `Completion`; nothing is asked again.
+- No repair rounds, and no second request when the answer hits the token limit: the user has
+  already seen the answer, and a repaired one would not be what was shown. Calls that fail
+  validation are in `StreamEnd.completion.rejected` (and were shown as `ToolCallComplete` with
+  `rejected` set); the trace marks the attempt `exhausted`, with the problems, where
+  `complete()` would have asked for a repair.
+- Text, in every mode, goes through the text parser: native answers may carry calls in their text
+  too (Claude's XML, an open model's special tokens), and the text deltas must add up to the final
+  content. Native calls are shown as they arrive: `ToolCallStarted`, `ToolCallDelta`s, then
+  `ToolCallComplete` as soon as the call is whole (the next call began, the provider closed it, or
+  the answer ended).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ._chunks import Assembler, CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._envelope import Attempt, Completion, RejectedCall, ToolCall, Usage
+from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from ._flow import Call, Flow, Policy, record_retry
+from ._respond import to_completion
+from ._tools import Tool
+from ._types import NativeCall, RawResponse, Request
+from .errors import ProviderError, StreamInterrupted
+
+if TYPE_CHECKING:
+    from ._client import _Pipeline
+    from .adapters import Adapter
+
+
+@runtime_checkable
+class StreamingAdapter(Protocol):
+    """An adapter that can stream: `stream` / `astream` yield chunks (`_chunks.Chunk`) of one answer.
+
+    An adapter without them is still streamed: its whole answer (from `send`) becomes the chunks.
+    """
+
+    def stream(self, request: Request) -> Iterator[Chunk]:
+        """Make the call as a stream; raise a `ProviderError` (at any point) when it fails."""
+        ...
+
+    def astream(self, request: Request) -> AsyncIterator[Chunk]:
+        """The same, without blocking the event loop."""
+        ...
+
+
+class TextParser(Protocol):
+    """Reads the answer's text as it grows: the events to show, and at the end the text's `Completion`.
+
+    The contract: the `TextDelta`s of `feed` and `finish` add up to the final `content`, and the
+    final `Completion` is `parse_response(all the text, tools, strict)`.
+    """
+
+    def feed(self, text: str) -> list[StreamEvent]:
+        """The events the new text makes certain."""
+        ...
+
+    def finish(self) -> tuple[list[StreamEvent], Completion]:
+        """The remaining events, and the text's reading as `parse_response` gives it."""
+        ...
+
+
+class BufferedTextParser:
+    """The simplest `TextParser`: holds all the text, and at the end shows what `parse_response` read.
+
+    One `TextDelta` with the content, then one `ToolCallComplete` per call found in the text
+    (accepted, then rejected). The incremental parser replaces it; nothing else changes.
+    """
+
+    def __init__(self, tools: list[Tool] | None, *, strict: bool = False) -> None:
+        self.tools = tools
+        self.strict = strict
+        self._texts: list[str] = []
+
+    def feed(self, text: str) -> list[StreamEvent]:
+        """Keep the text; nothing can be shown until the end."""
+        self._texts.append(text)
+        return []
+
+    def finish(self) -> tuple[list[StreamEvent], Completion]:
+        """The content and the calls, read from the whole text."""
+        from .normalize import parse_response
+
+        result = parse_response("".join(self._texts), tools=self.tools, strict=self.strict)
+        events: list[StreamEvent] = [TextDelta(result.content)] if result.content else []
+        events += [ToolCallComplete(index, call=call) for index, call in enumerate(result.tool_calls)]
+        first = len(result.tool_calls)
+        events += [ToolCallComplete(first + n, rejected=rejected) for n, rejected in enumerate(result.rejected)]
+        return events, result
+
+
+TextParserFactory = Callable[[list[Tool] | None, bool], TextParser]
+text_parser: TextParserFactory = lambda tools, strict: BufferedTextParser(tools, strict=strict)  # noqa: E731
+"""How each stream's text parser is made (the incremental parser takes this place)."""
+
+
+def partial_arguments(text: str) -> dict[str, Any] | None:
+    """Best effort: the members of a call's arguments object that are complete in `text` so far."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        pass
+    else:
+        return value if isinstance(value, dict) else None
+    stripped = text.rstrip()
+    candidates = [stripped + "}"] if stripped.endswith(('"', "}", "]", "e", "l")) else []
+    if (cut := _last_member_end(text)) is not None:
+        candidates.append(text[:cut] + "}")
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _last_member_end(text: str) -> int | None:
+    """Where the last comma between two top-level members is (None before one)."""
+    depth, in_string, escaped, cut = 0, False, False, None
+    for position, char in enumerate(text):
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+        elif char == "," and depth == 1:
+            cut = position
+    return cut
+
+
+# --- one streamed answer -----------------------------------------------------------------------
+
+
+class StreamState:
+    """One streamed answer: turns chunks into events, and gives the answer (whole or partial) at the end."""
+
+    def __init__(self, provider: str, request: Request, *, strict: bool) -> None:
+        self.request = request
+        self.strict = strict
+        self.assembler = Assembler(provider, request.model)
+        self.by_name = {tool.name: tool for tool in request.tools} if request.tools else None
+        self.parser = text_parser(list(request.tools) or None, strict)
+        self._next = 0  # The next event index to hand out.
+        self._native: dict[int, int] = {}  # native call index -> event index
+        self._parsed: dict[int, int] = {}  # text parser's call index -> event index
+        self._open: list[int] = []  # native calls started, not complete
+        self._done: list[int] = []  # native calls complete
+
+    def feed(self, chunk: Chunk) -> list[StreamEvent]:
+        """The events one chunk makes certain."""
+        self.assembler.add(chunk)
+        if isinstance(chunk, TextPiece):
+            return self._from_parser(self.parser.feed(chunk.text))
+        if isinstance(chunk, CallPiece):
+            return self._call_piece(chunk)
+        if isinstance(chunk, CallEnd):
+            return self._complete([chunk.index])
+        return []
+
+    def finish(self) -> tuple[list[StreamEvent], RawResponse]:
+        """The last events (open calls completed, the parser's remainder), and the whole answer."""
+        events = self._complete(list(self._open))
+        parsed, _ = self.parser.finish()
+        return events + self._from_parser(parsed), self.assembler.raw()
+
+    def interrupted(self, error: ProviderError, call: Call, trace: list[Attempt]) -> StreamInterrupted:
+        """The error that ends a stream cut off after events were shown, with everything received."""
+        raw = self.assembler.raw(self._done)
+        result = to_completion(raw, tools=self.request.tools, mode=self.request.mode, strict=self.strict)
+        cut = [self._cut_off(index) for index in sorted(self._native) if index not in self._done]
+        failed = Attempt(call.step.provider, call.step.model, call.step.mode, "error", f"stream interrupted: {error}")
+        attempts = [*trace, replace(failed, usage=raw.usage)]
+        received = replace(
+            result,
+            rejected=[*result.rejected, *cut],
+            attempts=attempts,
+            usage=sum((attempt.usage for attempt in attempts), Usage()),
+        )
+        return StreamInterrupted.after(error, received)
+
+    def _call_piece(self, piece: CallPiece) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        if piece.index not in self._native:
+            # Calls arrive one after another: a new one means the ones before it are whole.
+            events += self._complete([index for index in self._open if index < piece.index])
+            self._native[piece.index] = self._new_index()
+            self._open.append(piece.index)
+            call = self.assembler.native_call(piece.index)
+            events.append(ToolCallStarted(self._native[piece.index], call.name, call.id))
+        if piece.arguments and piece.index in self._open:
+            text = self.assembler.arguments(piece.index)
+            events.append(ToolCallDelta(self._native[piece.index], piece.arguments, text, partial_arguments(text)))
+        return events
+
+    def _complete(self, indexes: Iterable[int]) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        for index in indexes:
+            if index not in self._open:
+                continue
+            self._open.remove(index)
+            self._done.append(index)
+            accepted = checked(self.assembler.native_call(index), self.by_name)
+            if isinstance(accepted, ToolCall):
+                events.append(ToolCallComplete(self._native[index], call=accepted))
+            else:
+                events.append(ToolCallComplete(self._native[index], rejected=accepted))
+        return events
+
+    def _from_parser(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """The parser's events, its call indexes moved to this answer's numbering."""
+        moved: list[StreamEvent] = []
+        for event in events:
+            if isinstance(event, (ToolCallStarted, ToolCallDelta, ToolCallComplete)):
+                if event.index not in self._parsed:
+                    self._parsed[event.index] = self._new_index()
+                event = replace(event, index=self._parsed[event.index])
+            if not (isinstance(event, TextDelta) and not event.text):
+                moved.append(event)
+        return moved
+
+    def _new_index(self) -> int:
+        self._next += 1
+        return self._next - 1
+
+    def _cut_off(self, index: int) -> RejectedCall:
+        call = self.assembler.native_call(index)
+        reason = f"the stream was cut off before tool call '{call.name}' was complete"
+        return RejectedCall(call.name or None, call.arguments, reason, "truncated", call.id)
+
+
+def checked(native: NativeCall, tools: dict[str, Tool] | None) -> ToolCall | RejectedCall:
+    """One native call, read and validated exactly as `_respond` reads the calls of a whole answer."""
+    from .normalize import call_from_parts
+    from .normalize._parse import accept_calls
+    from .normalize._types import Candidate
+
+    reading = call_from_parts(native.name, native.arguments, call_id=native.id)
+    if not isinstance(reading, Candidate):
+        return reading
+    accepted, rejected = accept_calls([reading], tools, strict=False)
+    if not accepted:
+        return rejected[0]
+    return replace(accepted[0], signature=native.signature) if native.signature else accepted[0]
+
+
+def chunks_of(raw: RawResponse) -> list[Chunk]:
+    """A whole answer as chunks: how an adapter without `stream` is streamed."""
+    pieces: list[Chunk] = [TextPiece(raw.text)] if raw.text else []
+    for index, call in enumerate(raw.native_calls):
+        arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments or {})
+        pieces += [CallPiece(index, call.id, call.name, arguments, call.signature), CallEnd(index)]
+    return [*pieces, Finish(raw.finish_reason, raw.usage, raw.model, raw.request_id)]
+
+
+# --- the client's side -------------------------------------------------------------------------
+
+
+def stream_policy(pipeline: _Pipeline) -> Policy:
+    """The flow's policy for a stream: no repair rounds and no longer retry after the answer was shown."""
+    return Policy(0, pipeline.strict, _nothing_to_repair, None, pipeline.learn)
+
+
+def _nothing_to_repair(result: Completion, request: Request) -> list[str]:
+    return []  # What the trigger finds is put in the trace by `_unrepaired`, never asked to be fixed.
+
+
+@dataclass
+class _Opened:
+    """A stream read up to its first events (or to its end)."""
+
+    state: StreamState
+    events: list[StreamEvent]
+    rest: Any = None
+    """The chunk iterator still to read; None when the answer is complete."""
+    raw: RawResponse | None = None
+
+
+def run(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[StreamEvent]:
+    """Drive one request's flow, streaming each call; see the module docstring for the rules."""
+    call = next(flow)
+    while True:
+        adapter = pipeline.adapter_for(call.step.provider)
+        opening = partial(_open, adapter, call.request, pipeline.strict)
+        try:
+            opened = pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step))
+        except ProviderError as error:
+            try:
+                call = flow.throw(error)
+            except StopIteration as stop:  # pragma: no cover - the stream policy never ends a flow this way
+                yield StreamEnd(stop.value)
+                return
+            continue
+        break
+    state, rest = opened.state, opened.rest
+    try:
+        yield from opened.events
+        raw = opened.raw
+        if rest is not None:
+            for chunk in rest:
+                yield from state.feed(chunk)
+            events, raw = state.finish()
+            yield from events
+    except ProviderError as error:
+        raise state.interrupted(error, call, trace) from error
+    finally:
+        if rest is not None:
+            _close(rest)
+    assert raw is not None
+    yield StreamEnd(_result(pipeline, flow, raw, call.request))
+
+
+async def arun(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIterator[StreamEvent]:
+    """`run` for `AsyncClient`."""
+    call = next(flow)
+    while True:
+        adapter = pipeline.adapter_for(call.step.provider)
+        opening = partial(_aopen, adapter, call.request, pipeline.strict)
+        try:
+            opened = await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step))
+        except ProviderError as error:
+            try:
+                call = flow.throw(error)
+            except StopIteration as stop:  # pragma: no cover - see `run`
+                yield StreamEnd(stop.value)
+                return
+            continue
+        break
+    state, rest = opened.state, opened.rest
+    try:
+        for event in opened.events:
+            yield event
+        raw = opened.raw
+        if rest is not None:
+            async for chunk in rest:
+                for event in state.feed(chunk):
+                    yield event
+            events, raw = state.finish()
+            for event in events:
+                yield event
+    except ProviderError as error:
+        raise state.interrupted(error, call, trace) from error
+    finally:
+        if rest is not None:
+            await _aclose(rest)
+    assert raw is not None
+    yield StreamEnd(_result(pipeline, flow, raw, call.request))
+
+
+def _close(chunks: Iterator[Chunk]) -> None:
+    """Stop a chunk generator early: its `with` blocks release the HTTP connection."""
+    close = getattr(chunks, "close", None)
+    if close is not None:
+        close()
+
+
+async def _aclose(chunks: AsyncIterator[Chunk]) -> None:
+    close = getattr(chunks, "aclose", None)
+    if close is not None:
+        await close()
+
+
+def _open(adapter: Adapter, request: Request, strict: bool) -> _Opened:
+    """Start the stream and read it until it has something to show (one try of the retry policy)."""
+    state = StreamState(adapter.provider, request, strict=strict)
+    if not isinstance(adapter, StreamingAdapter):
+        return _whole(state, chunks_of(adapter.send(request)))
+    rest = adapter.stream(request)
+    try:
+        for chunk in rest:
+            if events := state.feed(chunk):
+                return _Opened(state, events, rest)
+    except BaseException:
+        _close(rest)
+        raise
+    events, raw = state.finish()
+    return _Opened(state, events, raw=raw)
+
+
+async def _aopen(adapter: Adapter, request: Request, strict: bool) -> _Opened:
+    state = StreamState(adapter.provider, request, strict=strict)
+    if not isinstance(adapter, StreamingAdapter):
+        return _whole(state, chunks_of(await adapter.asend(request)))
+    rest = adapter.astream(request)
+    try:
+        async for chunk in rest:
+            if events := state.feed(chunk):
+                return _Opened(state, events, rest)
+    except BaseException:
+        await _aclose(rest)
+        raise
+    events, raw = state.finish()
+    return _Opened(state, events, raw=raw)
+
+
+def _whole(state: StreamState, chunks: list[Chunk]) -> _Opened:
+    events = [event for chunk in chunks for event in state.feed(chunk)]
+    more, raw = state.finish()
+    return _Opened(state, events + more, raw=raw)
+
+
+def _result(pipeline: _Pipeline, flow: Flow, raw: RawResponse, request: Request) -> Completion:
+    """The flow's answer for the streamed `raw`, its last attempt saying what was not repaired."""
+    try:
+        flow.send(raw)
+    except StopIteration as stop:
+        return _unrepaired(stop.value, pipeline, request)
+    raise AssertionError("the stream policy accepts every answer")  # pragma: no cover
+
+
+def _unrepaired(result: Completion, pipeline: _Pipeline, request: Request) -> Completion:
+    found = pipeline.repair_trigger(result, request)
+    if not found or not result.attempts or result.attempts[-1].outcome != "ok":
+        return result
+    reason = "; ".join(found) + " (not repaired: the answer was streamed)"
+    last = replace(result.attempts[-1], outcome="exhausted", reason=reason)
+    return replace(result, attempts=[*result.attempts[:-1], last])

@@ -1,0 +1,121 @@
+r"""Chat Completions streams (OpenAI, Groq, OpenRouter, local servers) as chunks.
+
+```
+data: {"id": "chatcmpl-1", "model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {"content": "Hel"}}]}
+data: {"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "f"}}]}}]}
+data: {"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"a\": 1}"}}]}}]}
+data: {"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}
+data: {"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 5, "total_tokens": 14}}
+data: [DONE]
+```
+
+Usage comes in a last chunk with no choices (OpenAI, with `stream_options.include_usage`), in
+every chunk's `usage` (OpenRouter), or in `x_groq.usage` (Groq). Errors after the 200: Groq sends
+`event: error` with `{"error": {..., "status_code": 400}}`; OpenRouter puts an `error` object, its
+`code` an HTTP status, into an ordinary chunk. Reasoning fields are not text. The answer is whole
+when `[DONE]` or a finish reason came.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._chunks import CallPiece, Chunk, Finish, TextPiece
+from ._openai_compat import ChatCompletionsAdapter, chat_usage, message_text, status_in_error, thought_signature
+from ._sse import EventDecoder, ServerEvent
+from ._stream_io import decode
+
+
+class ChatStreamReader:
+    """Reads one Chat Completions stream for `adapter`."""
+
+    def __init__(self, adapter: ChatCompletionsAdapter, model: str, headers: Mapping[str, str]) -> None:
+        self.adapter = adapter
+        self.provider = adapter.provider
+        self.model = model
+        self.headers = headers
+        self.done = False
+        self.finished = False
+        self.request_id: str | None = None
+
+    def read(self, event: ServerEvent) -> list[Chunk]:
+        """The chunks of one event; the provider's error when it is one."""
+        if event.data.strip() == "[DONE]":
+            self.done = True
+            return []
+        body = decode(event, self)
+        if not isinstance(body, Mapping):
+            return []
+        error = body.get("error")
+        if isinstance(error, Mapping) or event.event == "error":
+            raise self._error(body, error if isinstance(error, Mapping) else {})
+        chunks: list[Chunk] = []
+        choices = body.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
+        delta = choice.get("delta")
+        if isinstance(delta, Mapping):
+            if text := message_text(delta):
+                chunks.append(TextPiece(text))
+            chunks += _call_pieces(delta.get("tool_calls"))
+        if (finish := self._finish(body, choice)) is not None:
+            chunks.append(finish)
+        return chunks
+
+    def complete(self, decoder: EventDecoder) -> bool:
+        """`[DONE]` or a finish reason arrived."""
+        return self.done or self.finished
+
+    def _finish(self, body: Mapping[str, Any], choice: Mapping[str, Any]) -> Finish | None:
+        reason = choice.get("finish_reason")
+        self.finished = self.finished or bool(reason)
+        x_groq = body.get("x_groq")
+        usage = body.get("usage") or (x_groq.get("usage") if isinstance(x_groq, Mapping) else None)
+        model = body.get("model")
+        if self.request_id is None:
+            self.request_id = self.adapter.request_id(self.headers, body)
+            request_id = self.request_id
+        else:
+            request_id = None
+        if not (reason or usage or model or request_id):
+            return None
+        return Finish(
+            reason if isinstance(reason, str) and reason else None,
+            chat_usage(usage) if isinstance(usage, Mapping) else None,
+            model if isinstance(model, str) and model else None,
+            request_id,
+        )
+
+    def _error(self, body: Mapping[str, Any], error: Mapping[str, Any]) -> Exception:
+        status = error.get("status_code")
+        status = status if isinstance(status, int) else status_in_error(error)
+        return self.adapter._status_error(status, body, self.headers, self.model)
+
+
+def _call_pieces(tool_calls: Any) -> list[Chunk]:
+    pieces: list[Chunk] = []
+    for position, call in enumerate(tool_calls if isinstance(tool_calls, list) else ()):
+        if not isinstance(call, Mapping):
+            continue
+        function = call.get("function")
+        function = function if isinstance(function, Mapping) else {}
+        index = call.get("index")
+        arguments = function.get("arguments")
+        pieces.append(
+            CallPiece(
+                index if isinstance(index, int) else position,
+                str(call["id"]) if call.get("id") else None,  # Gemini's compatible endpoint sends "".
+                str(function["name"]) if function.get("name") else None,
+                _arguments_text(arguments),
+                thought_signature(call),
+            )
+        )
+    return pieces
+
+
+def _arguments_text(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    # Some local servers send the arguments as an object, whole, instead of JSON text.
+    return json.dumps(arguments) if isinstance(arguments, Mapping) else ""

@@ -1,0 +1,353 @@
+"""`Client.stream` / `AsyncClient.stream`: the pipeline's rules, the pieces it is made of, and the text property."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import llmrelay
+from llmrelay import (
+    NotFoundError,
+    RateLimitError,
+    RetryPolicy,
+    StreamEnd,
+    StreamEvent,
+    StreamInterrupted,
+    TextDelta,
+    ToolCall,
+    ToolCallComplete,
+)
+from llmrelay._chunks import Assembler, CallEnd, CallPiece, Finish, TextPiece
+from llmrelay._envelope import Usage
+from llmrelay._stream import BufferedTextParser, partial_arguments
+from llmrelay._tools import to_tool
+from llmrelay._types import NativeCall, RawResponse
+from llmrelay.adapters._sse import EventDecoder, ServerEvent
+from llmrelay.testing import FakeAdapter, mock_http
+
+URL = "https://api.openai.com/v1/chat/completions"
+
+
+def get_weather(city: str) -> str:
+    """The forecast for a city."""
+    return ""
+
+
+def final(events: list[StreamEvent]) -> llmrelay.Completion:
+    assert isinstance(events[-1], StreamEnd) and sum(isinstance(e, StreamEnd) for e in events) == 1
+    return events[-1].completion
+
+
+def shown_text(events: list[StreamEvent]) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+# --- partial arguments ---------------------------------------------------------------------------
+
+PARTIAL = [
+    ("", None),
+    ("{", None),
+    ('{"city": "Pa', None),
+    ('{"city": "Paris"', {"city": "Paris"}),
+    ('{"city": "Paris", "da', {"city": "Paris"}),
+    ('{"city": "Paris", "days": 1', {"city": "Paris"}),  # 1 may be the start of 12: left out.
+    ('{"city": "Paris", "days": 12}', {"city": "Paris", "days": 12}),
+    ('{"a": {"b": [1, 2', None),
+    ('{"a": {"b": [1, 2]}, "c": "x, y', {"a": {"b": [1, 2]}}),
+    ('{"q": "say \\"hi\\", then', None),
+    ("[1, 2]", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PARTIAL, ids=[repr(t) for t, _ in PARTIAL])
+def test_partial_arguments_read_only_complete_members(text: str, expected: dict[str, Any] | None) -> None:
+    assert partial_arguments(text) == expected
+
+
+# --- the event decoder -----------------------------------------------------------------------------
+
+DECODED = [
+    ("data: a\n\n", [ServerEvent(None, "a")]),
+    ("data: a\r\n\r\n", [ServerEvent(None, "a")]),
+    ("data: a\r\rdata:b\r\r", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
+    ("event: error\ndata: {}\n\n", [ServerEvent("error", "{}")]),
+    ("data: one\ndata: two\n\n", [ServerEvent(None, "one\ntwo")]),
+    (": OPENROUTER PROCESSING\n\ndata: x\n\n", [ServerEvent(None, "x")]),
+    ("\n\n\ndata: x\n\n", [ServerEvent(None, "x")]),
+    ("data: whole line, no blank line after it\n", [ServerEvent(None, "whole line, no blank line after it")]),
+    ("data: {cut off mid-li", []),
+    (
+        '[{"a": "]}"},\n{"b": [1, {"c": 2}]}]',
+        [ServerEvent(None, '{"a": "]}"}'), ServerEvent(None, '{"b": [1, {"c": 2}]}')],
+    ),
+    ('[{"a": 1}, {"b"', [ServerEvent(None, '{"a": 1}')]),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), DECODED, ids=[repr(b[:30]) for b, _ in DECODED])
+@pytest.mark.parametrize("size", [1, 2, 5, 1000])
+def test_event_decoder_reads_sse_and_json_arrays_however_split(
+    body: str, expected: list[ServerEvent], size: int
+) -> None:
+    data = body.encode()
+    decoder = EventDecoder()
+    events = [event for start in range(0, len(data), size) for event in decoder.feed(data[start : start + size])]
+    assert events + decoder.end() == expected
+
+
+def test_a_json_array_knows_when_it_is_closed() -> None:
+    decoder = EventDecoder()
+    decoder.feed(b'[{"a": 1}')
+    assert decoder.is_json and not decoder.closed
+    decoder.feed(b"\n]")
+    assert decoder.closed
+
+
+def test_utf8_split_inside_a_character_is_kept_whole() -> None:
+    data = "data: café ☕\n\n".encode()
+    decoder = EventDecoder()
+    events = [e for i in range(len(data)) for e in decoder.feed(data[i : i + 1])]
+    assert events == [ServerEvent(None, "café ☕")]
+
+
+# --- assembly ------------------------------------------------------------------------------------------
+
+
+def test_the_assembler_gives_the_raw_response_send_would() -> None:
+    assembler = Assembler("openai", "asked-model")
+    for chunk in [
+        Finish(model="gpt-4o-mini-2024", request_id="req_1"),
+        TextPiece("Hel"),
+        CallPiece(0, "call_1", "f", '{"a"'),
+        TextPiece("lo"),
+        CallPiece(0, "call_1", "f", ": 1}"),  # A server repeating id and name: kept once.
+        CallPiece(1, None, "g", ""),
+        CallEnd(1),
+        Finish(reason="tool_calls"),
+        Finish(usage=Usage(3, 4, 7)),
+    ]:
+        assembler.add(chunk)
+    raw = assembler.raw()
+    assert (raw.text, raw.finish_reason, raw.model, raw.request_id, raw.usage) == (
+        "Hello",
+        "tool_calls",
+        "gpt-4o-mini-2024",
+        "req_1",
+        Usage(3, 4, 7),
+    )
+    assert raw.native_calls[0] == NativeCall("f", '{"a": 1}', "call_1")
+    made_up = raw.native_calls[1].id
+    assert made_up and assembler.raw().native_calls[1].id == made_up, "a made-up id stays the same"
+
+
+def test_the_buffered_parser_shows_what_parse_response_reads() -> None:
+    parser = BufferedTextParser([to_tool(get_weather)], strict=False)
+    text = 'Let me check. <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    assert parser.feed(text[:20]) == [] and parser.feed(text[20:]) == []
+    events, result = parser.finish()
+    assert events == [TextDelta(result.content), ToolCallComplete(0, call=result.tool_calls[0])]
+    assert result.content == "Let me check."
+    assert "tool_call" not in shown_text(events)
+
+
+# --- the pipeline, with a scripted provider -----------------------------------------------------------
+
+
+def test_an_adapter_without_stream_is_streamed_from_its_whole_answer() -> None:
+    text = 'Sure. <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
+    fake = FakeAdapter([text])
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=fake, mode="text")
+    events = list(client.stream("Weather in Oslo?", tools=[get_weather]))
+    result = final(events)
+    same = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter([text]), mode="text").complete(
+        "Weather in Oslo?", tools=[get_weather]
+    )
+    assert (result.content, result.tool_calls, result.format) == (same.content, same.tool_calls, same.format)
+    assert shown_text(events) == result.content == "Sure."
+    assert [e.call for e in events if isinstance(e, ToolCallComplete)] == [ToolCall("get_weather", {"city": "Oslo"})]
+
+
+def test_invalid_calls_are_not_repaired_after_a_stream_and_the_trace_says_so() -> None:
+    fake = FakeAdapter([NativeCall("get_weather", '{"town": "Oslo"}', "call_1"), "never asked"])
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=fake)
+    events = list(client.stream("Weather?", tools=[get_weather]))
+    result = final(events)
+    assert len(fake.requests) == 1, "no repair round: the answer was already shown"
+    assert result.tool_calls == [] and [r.kind for r in result.rejected] == ["invalid_arguments"]
+    assert [e.rejected for e in events if isinstance(e, ToolCallComplete)] == result.rejected
+    (attempt,) = result.attempts
+    assert attempt.outcome == "exhausted" and "not repaired: the answer was streamed" in (attempt.reason or "")
+
+
+def test_failures_before_the_first_event_fall_back_like_complete() -> None:
+    fake = FakeAdapter([NotFoundError("no such model", provider="fake", status=404), "Hello from the fallback."])
+    client = llmrelay.Client(
+        "openai:gone-model", adapter=fake, fallback_models=["openai:gpt-4o-mini"], retry=RetryPolicy(max_attempts=1)
+    )
+    result = final(list(client.stream("Hi")))
+    assert result.content == "Hello from the fallback."
+    assert [(a.model, a.outcome) for a in result.attempts] == [("gone-model", "error"), ("gpt-4o-mini", "ok")]
+
+
+def test_arguments_are_checked_when_stream_is_called() -> None:
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter())
+    with pytest.raises(llmrelay.ConfigError):
+        client.stream("Hi", mode="telepathy")  # type: ignore[arg-type]
+
+
+def test_stream_signatures_match_between_sync_and_async() -> None:
+    sync = inspect.signature(llmrelay.Client.stream).parameters
+    asynchronous = inspect.signature(llmrelay.AsyncClient.stream).parameters
+    assert sync == asynchronous
+    assert list(sync) == list(inspect.signature(llmrelay.Client.complete).parameters)
+
+
+# --- the pipeline over HTTP: retries before the first event, none after -------------------------------
+
+
+def chat_sse(text_pieces: list[str], *, done: bool = True) -> bytes:
+    chunks = [{"model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {"content": t}}]} for t in text_pieces]
+    chunks.append({"model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
+    return (body + ("data: [DONE]\n\n" if done else "")).encode()
+
+
+def call_sse() -> bytes:
+    call = {"index": 0, "id": "call_1", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"'}}
+    chunk = {"model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+    return f"data: {json.dumps(chunk)}\n\n".encode()
+
+
+class Pieces(httpx.SyncByteStream, httpx.AsyncByteStream):
+    def __init__(self, parts: list[bytes], *, drop: bool = False) -> None:
+        self.parts, self.drop = parts, drop
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.parts
+        if self.drop:
+            raise httpx.ReadError("connection reset by peer")
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for part in self:
+            yield part
+
+
+def streaming(parts: list[bytes], *, drop: bool = False) -> httpx.Response:
+    return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=Pieces(parts, drop=drop))
+
+
+def no_wait() -> RetryPolicy:
+    return RetryPolicy(max_attempts=3, sleep=lambda seconds: None)
+
+
+def test_a_429_before_the_stream_is_retried() -> None:
+    with mock_http() as router:
+        route = router.post(URL).mock(
+            side_effect=[httpx.Response(429, json={"error": {"message": "slow down"}}), streaming([chat_sse(["Hi"])])]
+        )
+        result = final(list(llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test", retry=no_wait()).stream("Hi")))
+    assert route.call_count == 2
+    assert result.content == "Hi" and [a.outcome for a in result.attempts] == ["retry", "ok"]
+
+
+def test_after_the_first_event_a_failure_is_never_retried() -> None:
+    with mock_http() as router:
+        route = router.post(URL).mock(side_effect=[streaming([call_sse()], drop=True), streaming([chat_sse(["no"])])])
+        client = llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test", retry=no_wait())
+        seen: list[StreamEvent] = []
+        with pytest.raises(StreamInterrupted) as caught:
+            for event in client.stream("Weather?", tools=[get_weather]):
+                seen.append(event)
+    assert route.call_count == 1
+    assert [type(e).__name__ for e in seen] == ["ToolCallStarted", "ToolCallDelta"]
+    error = caught.value
+    assert isinstance(error, llmrelay.ProviderError) and not isinstance(error, llmrelay.TransientError)
+    assert [(r.name, r.kind) for r in error.partial.rejected] == [("get_weather", "truncated")]
+    assert "connection reset" in str(error)
+
+
+def test_a_rate_limit_inside_the_stream_before_any_event_is_retried() -> None:
+    """OpenRouter reports a host's 429 inside a 200 stream; nothing was shown, so it is retried."""
+    error_chunk = b'data: {"error": {"code": 429, "message": "Rate limit exceeded upstream"}}\n\n'
+    with mock_http() as router:
+        router.post(URL).mock(side_effect=[streaming([error_chunk]), streaming([chat_sse(["ok"])])])
+        result = final(list(llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test", retry=no_wait()).stream("Hi")))
+    assert result.content == "ok"
+    assert RateLimitError.__name__ in (result.attempts[0].reason or "")
+
+
+def test_breaking_out_of_a_stream_closes_it() -> None:
+    closed: list[bool] = []
+
+    class Watched(Pieces):
+        def close(self) -> None:
+            closed.append(True)
+
+    with mock_http() as router:
+        router.post(URL).mock(return_value=httpx.Response(200, stream=Watched([call_sse(), chat_sse(["x"])])))
+        events = llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test").stream("Weather?", tools=[get_weather])
+        next(iter(events))
+        events.close()  # type: ignore[attr-defined]
+    assert closed == [True]
+
+
+async def test_async_stream_retries_before_and_not_after() -> None:
+    with mock_http() as router:
+        route = router.post(URL).mock(
+            side_effect=[httpx.Response(503), streaming([call_sse()], drop=True), streaming([chat_sse(["no"])])]
+        )
+        client = llmrelay.AsyncClient(
+            "openai:gpt-4o-mini", api_key="sk-test", retry=RetryPolicy(max_attempts=3, async_sleep=_no_sleep)
+        )
+        with pytest.raises(StreamInterrupted) as caught:
+            async for _ in client.stream("Weather?", tools=[get_weather]):
+                pass
+    assert route.call_count == 2
+    assert [a.outcome for a in caught.value.partial.attempts] == ["retry", "error"]
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+# --- the property: text deltas add up to the content, however the network splits the body ------------
+
+# Text with markup a model may write: every split point of tags, fences and JSON gets tried.
+TOKEN = st.sampled_from([*"ab <>/{}\"':\n\\é☕", "<tool_call>", "</tool_call>", "```json", '{"name": "get_weather"'])
+TEXT = st.lists(TOKEN, max_size=12).map("".join)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    pieces=st.lists(TEXT, min_size=1, max_size=6), cuts=st.lists(st.integers(min_value=1, max_value=4000), max_size=8)
+)
+def test_text_deltas_add_up_to_the_content_however_the_body_is_split(pieces: list[str], cuts: list[int]) -> None:
+    body = chat_sse(pieces)
+    positions = sorted({c % len(body) for c in cuts} - {0})
+    parts = [body[a:b] for a, b in zip([0, *positions], [*positions, len(body)], strict=True)]
+    with mock_http() as router:
+        router.post(URL).mock(return_value=streaming(parts))
+        client = llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test", mode="text")
+        events = list(client.stream("Hi", tools=[get_weather]))
+    result = final(events)
+    assert shown_text(events) == result.content
+    assert result.raw == "".join(pieces)
+    whole = llmrelay.parse_response("".join(pieces), tools=[get_weather])
+    assert (result.content, result.tool_calls) == (whole.content, whole.tool_calls)
+
+
+def test_raw_response_of_a_stream_keeps_what_send_keeps() -> None:
+    raw = RawResponse("openai", "m", text="t", native_calls=(NativeCall("f", "{}", "c1"),), finish_reason="stop")
+    from llmrelay._stream import chunks_of
+
+    assembler = Assembler("openai", "m")
+    for chunk in chunks_of(raw):
+        assembler.add(chunk)
+    assert assembler.raw() == raw
