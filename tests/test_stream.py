@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -26,7 +25,6 @@ from llmrelay import (
 )
 from llmrelay._chunks import Assembler, CallEnd, CallPiece, Finish, TextPiece
 from llmrelay._envelope import Usage
-from llmrelay._stream import BufferedTextParser, partial_arguments
 from llmrelay._tools import to_tool
 from llmrelay._types import NativeCall, RawResponse
 from llmrelay.adapters._sse import EventDecoder, ServerEvent
@@ -51,24 +49,25 @@ def shown_text(events: list[StreamEvent]) -> str:
 
 # --- partial arguments ---------------------------------------------------------------------------
 
-PARTIAL = [
-    ("", None),
-    ("{", None),
-    ('{"city": "Pa', None),
-    ('{"city": "Paris"', {"city": "Paris"}),
-    ('{"city": "Paris", "da', {"city": "Paris"}),
-    ('{"city": "Paris", "days": 1', {"city": "Paris"}),  # 1 may be the start of 12: left out.
-    ('{"city": "Paris", "days": 12}', {"city": "Paris", "days": 12}),
-    ('{"a": {"b": [1, 2', None),
-    ('{"a": {"b": [1, 2]}, "c": "x, y', {"a": {"b": [1, 2]}}),
-    ('{"q": "say \\"hi\\", then', None),
-    ("[1, 2]", None),
-]
 
+def test_partial_arguments_are_read_again_often_enough_and_never_quadratically(monkeypatch: pytest.MonkeyPatch) -> None:
+    from llmrelay._stream import _PartialArguments
+    from llmrelay.normalize import _partial_json
 
-@pytest.mark.parametrize(("text", "expected"), PARTIAL, ids=[repr(t) for t, _ in PARTIAL])
-def test_partial_arguments_read_only_complete_members(text: str, expected: dict[str, Any] | None) -> None:
-    assert partial_arguments(text) == expected
+    reads: list[int] = []
+    real = _partial_json.read_partial
+    monkeypatch.setattr(_partial_json, "read_partial", lambda text: reads.append(len(text)) or real(text))
+    arguments = json.dumps({"path": "notes.txt", "text": "x" * 200_000, "mode": "w"})
+    partial = _PartialArguments()
+    seen = [partial.read(arguments[:end]) for end in range(4, len(arguments) + 1, 4)]
+    assert sum(reads) < 8 * len(arguments), "the text was read again far too often"
+    assert seen[0] is None and all(not v or "notes.txt".startswith(v["path"]) for v in seen), "older readings stay true"
+    assert seen[-1] is not None and len(seen[-1].get("text", "")) > 150_000, "and are never far behind"
+    short = _PartialArguments()  # Short arguments are read on every delta.
+    assert [short.read(t) for t in ('{"city": "Pa', '{"city": "Paris", "days": 3}')] == [
+        {"city": "Pa"},
+        {"city": "Paris", "days": 3},
+    ]
 
 
 # --- the event decoder -----------------------------------------------------------------------------
@@ -147,14 +146,16 @@ def test_the_assembler_gives_the_raw_response_send_would() -> None:
     assert made_up and assembler.raw().native_calls[1].id == made_up, "a made-up id stays the same"
 
 
-def test_the_buffered_parser_shows_what_parse_response_reads() -> None:
-    parser = BufferedTextParser([to_tool(get_weather)], strict=False)
-    text = 'Let me check. <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
-    assert parser.feed(text[:20]) == [] and parser.feed(text[20:]) == []
+def test_text_streams_before_the_end_and_markup_is_never_shown() -> None:
+    from llmrelay._stream import text_parser
+
+    parser = text_parser([to_tool(get_weather)], False)
+    text = 'Let me check the weather for you. <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    early = [event for piece in (text[:12], text[12:40], text[40:]) for event in parser.feed(piece)]
     events, result = parser.finish()
-    assert events == [TextDelta(result.content), ToolCallComplete(0, call=result.tool_calls[0])]
-    assert result.content == "Let me check."
-    assert "tool_call" not in shown_text(events)
+    assert shown_text(early) == "Let me check the weather for you."  # Before the end of the answer.
+    assert shown_text(early + events) == result.content == "Let me check the weather for you."
+    assert [e.call for e in early + events if isinstance(e, ToolCallComplete)] == result.tool_calls
 
 
 # --- the pipeline, with a scripted provider -----------------------------------------------------------
@@ -206,7 +207,8 @@ def test_stream_signatures_match_between_sync_and_async() -> None:
     sync = inspect.signature(llmrelay.Client.stream).parameters
     asynchronous = inspect.signature(llmrelay.AsyncClient.stream).parameters
     assert sync == asynchronous
-    assert list(sync) == list(inspect.signature(llmrelay.Client.complete).parameters)
+    # Everything complete() takes except output= (structured output is not streamed).
+    assert list(sync) == [p for p in inspect.signature(llmrelay.Client.complete).parameters if p != "output"]
 
 
 # --- the pipeline over HTTP: retries before the first event, none after -------------------------------

@@ -187,7 +187,8 @@ class _Pipeline:
             return request if spec is None else spec.request(request)
 
         if policy is None:
-            policy = Policy(self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length, self.learn, spec)
+            budgets = (self.max_repairs, self.strict, self.repair_trigger, self.max_tokens_on_length)
+            policy = Policy(*budgets, self.learn, spec)
         return run(steps, build, policy, trace)
 
     def learn(self, step: Step, error: ProviderError) -> None:

@@ -1,8 +1,9 @@
 """Validate-and-repair: what counts as a broken answer, and how the model is asked to fix it.
 
 An answer needs repair when calls were rejected (unknown tool, invalid or unreadable
-arguments; not a call only quoted in prose, which strict mode rejects as `embedded`), when Gemini reports MALFORMED_FUNCTION_CALL, when a tool was required but none was
-called, or when the reply announces a call it never makes ("I'll search for that now.").
+arguments; not a call only quoted in prose, which strict mode rejects as `embedded`), when
+Gemini reports MALFORMED_FUNCTION_CALL, when a tool was required but none was called, or
+when the reply announces a call it never makes ("I'll search for that now.").
 A call cut off at the token limit is *not* repaired as if it were complete: it is reported as
 truncated (and the client may retry with a larger budget).
 

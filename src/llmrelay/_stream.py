@@ -79,77 +79,37 @@ class TextParser(Protocol):
         ...
 
 
-class BufferedTextParser:
-    """The simplest `TextParser`: holds all the text, and at the end shows what `parse_response` read.
+TextParserFactory = Callable[[list[Tool] | None, bool], TextParser]
 
-    One `TextDelta` with the content, then one `ToolCallComplete` per call found in the text
-    (accepted, then rejected). The incremental parser replaces it; nothing else changes.
+
+def text_parser(tools: list[Tool] | None, strict: bool) -> TextParser:
+    """The parser for a stream's text: the incremental normalizer (markup never shown, calls read whole)."""
+    from .normalize._incremental import IncrementalParser
+
+    return IncrementalParser(tools, strict=strict)
+
+
+class _PartialArguments:
+    """`ToolCallDelta.partial_arguments` for one call, at a linear total cost.
+
+    Reading the arguments so far is one pass over them; doing it on every delta of a long
+    argument (a file's contents, in pieces of a few characters) would be quadratic. Short
+    arguments are read again on every delta; past that, only once they have grown by a quarter
+    since the last reading, and the last reading is shown in between (still true, only older).
     """
 
-    def __init__(self, tools: list[Tool] | None, *, strict: bool = False) -> None:
-        self.tools = tools
-        self.strict = strict
-        self._texts: list[str] = []
+    _ALWAYS_BELOW = 512
 
-    def feed(self, text: str) -> list[StreamEvent]:
-        """Keep the text; nothing can be shown until the end."""
-        self._texts.append(text)
-        return []
+    def __init__(self) -> None:
+        self._read_at = 0
+        self._value: dict[str, Any] | None = None
 
-    def finish(self) -> tuple[list[StreamEvent], Completion]:
-        """The content and the calls, read from the whole text."""
-        from .normalize import parse_response
+    def read(self, text: str) -> dict[str, Any] | None:
+        if len(text) < self._ALWAYS_BELOW or len(text) - self._read_at >= self._read_at // 4:
+            from .normalize._partial_json import read_partial
 
-        result = parse_response("".join(self._texts), tools=self.tools, strict=self.strict)
-        events: list[StreamEvent] = [TextDelta(result.content)] if result.content else []
-        events += [ToolCallComplete(index, call=call) for index, call in enumerate(result.tool_calls)]
-        first = len(result.tool_calls)
-        events += [ToolCallComplete(first + n, rejected=rejected) for n, rejected in enumerate(result.rejected)]
-        return events, result
-
-
-TextParserFactory = Callable[[list[Tool] | None, bool], TextParser]
-text_parser: TextParserFactory = lambda tools, strict: BufferedTextParser(tools, strict=strict)  # noqa: E731
-"""How each stream's text parser is made (the incremental parser takes this place)."""
-
-
-def partial_arguments(text: str) -> dict[str, Any] | None:
-    """Best effort: the members of a call's arguments object that are complete in `text` so far."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        pass
-    else:
-        return value if isinstance(value, dict) else None
-    stripped = text.rstrip()
-    candidates = [stripped + "}"] if stripped.endswith(('"', "}", "]", "e", "l")) else []
-    if (cut := _last_member_end(text)) is not None:
-        candidates.append(text[:cut] + "}")
-    for candidate in candidates:
-        try:
-            value = json.loads(candidate)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return None
-
-
-def _last_member_end(text: str) -> int | None:
-    """Where the last comma between two top-level members is (None before one)."""
-    depth, in_string, escaped, cut = 0, False, False, None
-    for position, char in enumerate(text):
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-        elif char == "," and depth == 1:
-            cut = position
-    return cut
+            self._read_at, self._value = len(text), read_partial(text)
+        return self._value
 
 
 # --- one streamed answer -----------------------------------------------------------------------
@@ -169,6 +129,7 @@ class StreamState:
         self._parsed: dict[int, int] = {}  # text parser's call index -> event index
         self._open: list[int] = []  # native calls started, not complete
         self._done: list[int] = []  # native calls complete
+        self._partial: dict[int, _PartialArguments] = {}  # native call index -> its arguments so far
 
     def feed(self, chunk: Chunk) -> list[StreamEvent]:
         """The events one chunk makes certain."""
@@ -213,7 +174,8 @@ class StreamState:
             events.append(ToolCallStarted(self._native[piece.index], call.name, call.id))
         if piece.arguments and piece.index in self._open:
             text = self.assembler.arguments(piece.index)
-            events.append(ToolCallDelta(self._native[piece.index], piece.arguments, text, partial_arguments(text)))
+            partial = self._partial.setdefault(piece.index, _PartialArguments()).read(text)
+            events.append(ToolCallDelta(self._native[piece.index], piece.arguments, text, partial))
         return events
 
     def _complete(self, indexes: Iterable[int]) -> list[StreamEvent]:
