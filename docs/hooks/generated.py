@@ -5,7 +5,9 @@ A page asks for a generated part with a marker on a line of its own:
 - `<!-- generated: capabilities -->`: the capability table, from `src/llmrelay/capabilities/models.toml`;
 - `<!-- generated: formats -->`: one section per registered parsing strategy, in the order they are
   tried, with an example input taken from that strategy's own test table (under `tests/normalize/`)
-  and the envelope `parse_response` gives for it, computed at build time.
+  and the envelope `parse_response` gives for it, computed at build time;
+- `<!-- generated: readme-benchmarks -->`: the README's benchmark section, the one place the
+  measured figures are written.
 
 Plain functions, no MkDocs import: `tests/test_docs_generated.py` runs them too.
 """
@@ -75,10 +77,8 @@ def capability_table() -> str:
     """The database as one table per provider, the provider default first."""
     from llmrelay.capabilities import Capabilities, modes
 
-    header = (
-        "| models | tools | parallel calls | json_schema | json_object | in text, may emit | context | modes, best first |\n"
-        "|---|:-:|:-:|:-:|:-:|---|--:|---|"
-    )
+    columns = ["models", "tools", "parallel calls", "json_schema", "json_object", "in text, may emit", "context"]
+    header = "| " + " | ".join([*columns, "modes, best first"]) + " |\n|---|:-:|:-:|:-:|:-:|---|--:|---|"
     sections: dict[str, list[str]] = {}
     for provider, patterns, facts in capability_rows():
         caps = Capabilities(**facts)
@@ -174,7 +174,9 @@ def formats_page() -> str:
     """A summary table of the strategies, then a section per strategy with its example."""
     chosen = examples()
     summary = ["| # | strategy | reads |", "|--:|---|---|"]
-    summary += [f"| {i} | [`{e.strategy.name}`](#{_anchor(e.strategy.name)}) | {_about(e)} |" for i, e in enumerate(chosen, 1)]
+    summary += [
+        f"| {i} | [`{e.strategy.name}`](#{_anchor(e.strategy.name)}) | {_about(e)} |" for i, e in enumerate(chosen, 1)
+    ]
     return "\n".join(summary) + "\n\n" + "\n\n".join(_section(example) for example in chosen)
 
 
@@ -222,7 +224,7 @@ def _pretty(envelope: dict[str, Any]) -> str:
 def _about(example: Example) -> str:
     """The first line of the strategy's docstring: what it reads."""
     doc = (type(example.strategy).__doc__ or "").strip().splitlines()
-    return doc[0].replace("|", "\\|") if doc else ""
+    return doc[0] if doc else ""  # Pipes inside `code` do not split a table row here.
 
 
 def _anchor(name: str) -> str:
@@ -236,4 +238,20 @@ def _fenced(text: str, language: str) -> str:
     return f"{fence}{language}\n{text}\n{fence}"
 
 
-GENERATORS: dict[str, Callable[[], str]] = {"capabilities": capability_table, "formats": formats_page}
+# --- the benchmark figures ---------------------------------------------------------------------
+
+
+def readme_benchmarks() -> str:
+    """The README's `## Benchmarks` section, up to the next `## ` heading, without its title."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"^## Benchmarks\n(.*?)(?=^## |\Z)", readme, re.MULTILINE | re.DOTALL)
+    if match is None:
+        raise LookupError("README.md has no '## Benchmarks' section")
+    return match.group(1).strip()
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "capabilities": capability_table,
+    "formats": formats_page,
+    "readme-benchmarks": readme_benchmarks,
+}
