@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, runtime_checkable
 
-from .._types import RawResponse, Request
+from .._instructions import prepare_messages
+from .._types import NativeCall, RawResponse, Request
 from ..errors import UnknownProviderError
 
 _BUILTIN: dict[str, str] = {
@@ -98,4 +99,16 @@ def known_providers() -> list[str]:
     return sorted({*_BUILTIN, *_registered})
 
 
-__all__ = ["Adapter", "ProviderOptions", "adapter_class", "known_providers", "register_adapter"]
+# What an adapter of your own needs: the contract, its request and answer types, and the messages
+# as a non-native mode sends them (instructions added, tool turns as text).
+__all__ = [
+    "Adapter",
+    "NativeCall",
+    "ProviderOptions",
+    "RawResponse",
+    "Request",
+    "adapter_class",
+    "known_providers",
+    "prepare_messages",
+    "register_adapter",
+]

@@ -46,7 +46,7 @@ _FENCE_INFO = re.compile(r"[ \t]*[A-Za-z]*[ \t]*\n?")
 
 
 class CommandRAction:
-    """Cohere's `<|START_ACTION|>[…]<|END_ACTION|>` blocks and Command-R's `Action: ```json […]```."""
+    """Cohere's `<|START_ACTION|>[…]<|END_ACTION|>` blocks and Command-R's ``Action: ```json […]``` ``."""
 
     name = "command_r"
 

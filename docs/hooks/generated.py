@@ -1,0 +1,257 @@
+"""MkDocs hook: the parts of the docs generated from the code and its tests, so they cannot drift.
+
+A page asks for a generated part with a marker on a line of its own:
+
+- `<!-- generated: capabilities -->`: the capability table, from `src/llmrelay/capabilities/models.toml`;
+- `<!-- generated: formats -->`: one section per registered parsing strategy, in the order they are
+  tried, with an example input taken from that strategy's own test table (under `tests/normalize/`)
+  and the envelope `parse_response` gives for it, computed at build time;
+- `<!-- generated: readme-benchmarks -->`: the README's benchmark section, the one place the
+  measured figures are written.
+
+Plain functions, no MkDocs import: `tests/test_docs_generated.py` runs them too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+_MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.MULTILINE)
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    """MkDocs event: replace each generated-part marker of a page with the part."""
+    return expand(markdown)
+
+
+def expand(markdown: str) -> str:
+    """The page with every marker replaced; an unknown marker is an error, not an empty section."""
+
+    def generate(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in GENERATORS:
+            raise ValueError(f"unknown generated part {name!r} (known: {', '.join(sorted(GENERATORS))})")
+        return GENERATORS[name]()
+
+    return _MARKER.sub(generate, markdown)
+
+
+# --- the capability table ---------------------------------------------------------------------
+
+_FLAGS = ("native_tools", "parallel_tool_calls", "json_schema", "json_object")
+_HINTS = {"emits_xml_tool_calls": "XML", "emits_special_tokens": "tokens"}
+
+
+def capability_rows() -> Iterator[tuple[str, list[str], dict[str, Any]]]:
+    """Each `[[model]]` entry of the database as (provider, patterns, the facts its models get).
+
+    A model gets its provider's default entry (pattern "*") with the most specific matching entry
+    on top, so an entry's models have the default's facts overridden by the entry's own.
+    """
+    from llmrelay.capabilities._lookup import _toml_loads, parse_database
+
+    path = ROOT / "src" / "llmrelay" / "capabilities" / "models.toml"
+    document = _toml_loads(path.read_text(encoding="utf-8"))
+    parse_database(document, origin="models.toml")  # An invalid database fails the build, with the library's message.
+    rows = document["model"]
+    defaults = {row["provider"]: _facts(row) for row in rows if row["pattern"] == "*"}
+    for row in rows:
+        patterns = [row["pattern"]] if isinstance(row["pattern"], str) else list(row["pattern"])
+        facts = _facts(row) if patterns == ["*"] else {**defaults[row["provider"]], **_facts(row)}
+        yield row["provider"], patterns, facts
+
+
+def _facts(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key not in ("provider", "pattern")}
+
+
+def capability_table() -> str:
+    """The database as one table per provider, the provider default first."""
+    from llmrelay.capabilities import Capabilities, modes
+
+    columns = ["models", "tools", "parallel calls", "json_schema", "json_object", "in text, may emit", "context"]
+    header = "| " + " | ".join([*columns, "modes, best first"]) + " |\n|---|:-:|:-:|:-:|:-:|---|--:|---|"
+    sections: dict[str, list[str]] = {}
+    for provider, patterns, facts in capability_rows():
+        caps = Capabilities(**facts)
+        models = "any other model" if patterns == ["*"] else ", ".join(f"`{p}`" for p in patterns)
+        flags = ["✓" if getattr(caps, flag) else "–" for flag in _FLAGS]
+        hints = ", ".join(label for name, label in _HINTS.items() if getattr(caps, name)) or "–"
+        context = f"{caps.context_window:,}" if caps.context_window else "?"
+        cells = [models, *flags, hints, context, ", ".join(modes(caps))]
+        sections.setdefault(provider, []).append("| " + " | ".join(cells) + " |")
+    return "\n\n".join(f"### {provider}\n\n{header}\n" + "\n".join(rows) for provider, rows in sections.items())
+
+
+# --- the formats page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    """One strategy's example: a case from a test table, and where it was found."""
+
+    strategy: Any
+    case: Any
+    """A `tests.normalize.cases.Case`."""
+    source: str
+    """The test file, relative to the repository root."""
+    cases: int
+    """How many cases of this format that file's tables hold."""
+
+
+def _test_cases() -> dict[str, list[Any]]:
+    """Every `Case` in the tables of tests/normalize/, by test file (relative path), in table order."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # The tables import each other as the `tests` package.
+    from tests.normalize.cases import Case
+
+    found: dict[str, list[Any]] = {}
+    for path in sorted((ROOT / "tests" / "normalize").rglob("test_*.py")):
+        module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        tables = [value for value in vars(module).values() if isinstance(value, (list, tuple))]
+        cases = [case for table in tables for case in table if isinstance(case, Case)]
+        found[path.relative_to(ROOT).as_posix()] = cases
+    return found
+
+
+def examples() -> list[Example]:
+    """One example per registered strategy, in the order `parse_response` tries them.
+
+    The example comes from the strategy's own test file (`test_<its module>.py`) when that file has
+    a case of its format, else from any other table under tests/normalize/. A case with calls, read
+    without tools and not in strict mode, is preferred; else any case of the format.
+
+    Raises:
+        LookupError: a registered strategy has no case in any table (add one to its test table).
+    """
+    from llmrelay.normalize import registered_strategies
+
+    tables = _test_cases()
+    chosen = []
+    for strategy in registered_strategies():
+        own = f"tests/normalize/strategies/test_{type(strategy).__module__.rsplit('.', 1)[-1]}.py"
+        files = sorted(tables, key=lambda f: f != own)  # Its own file first, then the others in order.
+        for file in files:
+            of_format = [c for c in tables[file] if c.format == strategy.name]
+            if of_format:
+                plain = [c for c in of_format if c.calls and not c.rejected and c.tools is None and not c.strict]
+                chosen.append(Example(strategy, (plain or of_format)[0], file, len(of_format)))
+                break
+        else:
+            raise LookupError(f"strategy {strategy.name!r} has no case in the test tables under tests/normalize/")
+    return chosen
+
+
+def envelope(text: str, **options: Any) -> dict[str, Any]:
+    """What `parse_response` makes of `text`: the envelope's fields, empty ones left out."""
+    from llmrelay import parse_response
+
+    result = parse_response(text, **options)
+    shown: dict[str, Any] = {
+        "content": result.content,
+        "tool_calls": [{"name": c.name, "arguments": c.arguments, "id": c.id} for c in result.tool_calls],
+        "needs_more_work": result.needs_more_work,
+        "format": result.format,
+    }
+    if result.rejected:
+        shown["rejected"] = [{"name": r.name, "kind": r.kind, "reason": r.reason} for r in result.rejected]
+    if result.error:
+        shown["error"] = {"code": result.error.code, "message": result.error.message}
+    if result.warnings:
+        shown["warnings"] = result.warnings
+    return shown
+
+
+def formats_page() -> str:
+    """A summary table of the strategies, then a section per strategy with its example."""
+    chosen = examples()
+    summary = ["| # | strategy | reads |", "|--:|---|---|"]
+    summary += [
+        f"| {i} | [`{e.strategy.name}`](#{_anchor(e.strategy.name)}) | {_about(e)} |" for i, e in enumerate(chosen, 1)
+    ]
+    return "\n".join(summary) + "\n\n" + "\n\n".join(_section(example) for example in chosen)
+
+
+def _section(example: Example) -> str:
+    case, name = example.case, example.strategy.name
+    options = {"tools": case.tools, "strict": case.strict}
+    result = envelope(case.text, **options)
+    if result["format"] != name:  # The docs would claim a format the strategy does not give.
+        raise AssertionError(f"{example.source}: case {case.id!r} is read as {result['format']!r}, not {name!r}")
+    called = " with `tools`" if case.tools else ""
+    called += ", `strict=True`" if case.strict else ""
+    return "\n".join(
+        [
+            f"## `{name}`",
+            "",
+            _about(example),
+            "",
+            f'The model wrote (case "{case.id}", one of {example.cases} in `{example.source}`):',
+            "",
+            _fenced(case.text, "text"),
+            "",
+            f"`parse_response(text{called})` gives:",
+            "",
+            _fenced(_pretty(result), "json"),
+        ]
+    )
+
+
+def _pretty(envelope: dict[str, Any]) -> str:
+    """JSON with one line per field, and one per list item: readable, yet still valid JSON."""
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    for key, value in envelope.items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"    {dumps(item)}" for item in value)
+            lines.append(f"  {dumps(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {dumps(key)}: {dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
+def _about(example: Example) -> str:
+    """The first line of the strategy's docstring: what it reads."""
+    doc = (type(example.strategy).__doc__ or "").strip().splitlines()
+    return doc[0] if doc else ""  # Pipes inside `code` do not split a table row here.
+
+
+def _anchor(name: str) -> str:
+    return name.lower()
+
+
+def _fenced(text: str, language: str) -> str:
+    """A fenced block longer than any run of backticks in the text, so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+# --- the benchmark figures ---------------------------------------------------------------------
+
+
+def readme_benchmarks() -> str:
+    """The README's `## Benchmarks` section, up to the next `## ` heading, without its title."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"^## Benchmarks\n(.*?)(?=^## |\Z)", readme, re.MULTILINE | re.DOTALL)
+    if match is None:
+        raise LookupError("README.md has no '## Benchmarks' section")
+    return match.group(1).strip()
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "capabilities": capability_table,
+    "formats": formats_page,
+    "readme-benchmarks": readme_benchmarks,
+}
