@@ -129,6 +129,22 @@ def openai_answer(content: str | None = None, calls: Sequence[tuple[str, dict[st
     return httpx.Response(200, json=body)
 
 
+def openai_stream(text: str, calls: Sequence[tuple[str, dict[str, Any]]] = ()) -> httpx.Response:
+    """The same answer as `openai_answer`, streamed: Chat Completions SSE chunks word by word, then [DONE]."""
+    deltas: list[dict[str, Any]] = [{"content": word} for word in re.split(r"(?<= )", text) if word]
+    for n, (name, args) in enumerate(calls):
+        function = {"name": name, "arguments": json.dumps(args)}
+        deltas.append({"tool_calls": [{"index": n, "id": f"call_{n + 1}", "type": "function", "function": function}]})
+    choices = [{"index": 0, "delta": delta} for delta in deltas]
+    choices.append({"index": 0, "delta": {}, "finish_reason": "tool_calls" if calls else "stop"})
+    events = [
+        {"id": "chatcmpl-docs", "object": "chat.completion.chunk", "model": "gpt-4o-mini", "choices": [c]}
+        for c in choices
+    ]
+    body = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + "data: [DONE]\n\n"
+    return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+
 @pytest.fixture
 def page_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """A clean, offline place for one page's samples; returns the namespace they share."""
@@ -143,7 +159,7 @@ def page_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterato
     module = types.ModuleType("docs_sample")  # Samples define classes: they need a real module.
     monkeypatch.setitem(sys.modules, module.__name__, module)
     with mock_http() as router:
-        module.__dict__.update(router=router, openai_answer=openai_answer, ROOT=ROOT)
+        module.__dict__.update(router=router, openai_answer=openai_answer, openai_stream=openai_stream, ROOT=ROOT)
         yield module.__dict__
 
 

@@ -119,6 +119,16 @@ def _test_cases() -> dict[str, list[Any]]:
         tables = [value for value in vars(module).values() if isinstance(value, (list, tuple))]
         cases = [case for table in tables for case in table if isinstance(case, Case)]
         found[path.relative_to(ROOT).as_posix()] = cases
+    # A file that only gathers other files' cases (the streaming tests replay every table) is
+    # not where a case comes from.
+    gatherers = []
+    for file, cases in found.items():
+        others = [other for name, other in found.items() if name != file]
+        elsewhere = {id(case) for other in others for case in other}
+        if cases and all(id(case) in elsewhere for case in cases) and len(cases) > max(map(len, others), default=0):
+            gatherers.append(file)
+    for file in gatherers:
+        del found[file]
     return found
 
 
