@@ -18,7 +18,9 @@ LLMRelayError
 │   └── BadRequestError          400 / 422: the request itself is wrong
 │       └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
 ├── NormalizationError           nothing usable could be read from the answer
-└── CassetteError                a recorded cassette file cannot be read
+└── CassetteError                a recorded cassette file cannot be read, or cannot answer a request
+    ├── MissingCassetteError     replay only (record_mode "none") and the file does not exist
+    └── UnmatchedRequestError    a request the cassette has no recorded interaction for
 AllAttemptsFailed (an ExceptionGroup, and an LLMRelayError): every step of the fallback plan
 failed; holds each failure and the trace of attempts
 ```
@@ -165,6 +167,22 @@ class NormalizationError(LLMRelayError):
 
 class CassetteError(LLMRelayError):
     """A cassette file could not be read: not YAML, not a cassette, or a part missing or wrong."""
+
+
+class MissingCassetteError(CassetteError):
+    """The cassette file does not exist and the record mode forbids recording it; says how to record."""
+
+
+class UnmatchedRequestError(CassetteError):
+    """A request in replay that no recorded interaction answers; never sent to the network.
+
+    The message shows the request (secrets redacted) and the closest recorded interactions.
+    """
+
+    def __init__(self, message: str, *, request: str) -> None:
+        super().__init__(message)
+        self.request = request
+        """The request, as `METHOD URL` with secrets redacted."""
 
 
 class AllAttemptsFailed(ExceptionGroup, LLMRelayError):
