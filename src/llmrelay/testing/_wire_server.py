@@ -69,14 +69,14 @@ class WireServer:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._url: str | None = None
 
     @property
     def url(self) -> str:
-        """`http://127.0.0.1:<port>`: the server's root."""
-        if self._server is None:
-            raise RuntimeError("the WireServer is not running: use it in a `with` block")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        """`http://127.0.0.1:<port>`: the server's root (still given once stopped, to replay what was recorded)."""
+        if self._url is None:
+            raise RuntimeError("the WireServer has not started: use it in a `with` block")
+        return self._url
 
     def base_url_for(self, provider: str) -> str:
         """The `base_url` to give llmrelay's adapter for `provider` so that its SDK calls this server."""
@@ -87,6 +87,8 @@ class WireServer:
     def __enter__(self) -> WireServer:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
+        host, port = self._server.server_address[:2]
+        self._url = f"http://{host!s}:{port}"
         self._thread = threading.Thread(target=self._server.serve_forever, name="llmrelay-wire-server", daemon=True)
         self._thread.start()
         return self
