@@ -10,7 +10,6 @@ import llmrelay._client
 from llmrelay import RetryPolicy
 from llmrelay.normalize import reset_strategies
 
-
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 """Where tests may connect: the loopback server the recording tests start (testing/_wire_server.py)."""
 

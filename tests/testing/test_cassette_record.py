@@ -29,7 +29,10 @@ PROVIDERS = {
     "groq": "llama-3.3-70b-versatile",
     "openrouter": "meta-llama/llama-3.3-70b-instruct",
 }
-SCRIPT = [Reply(tool_calls=[("get_weather", {"city": "Paris", "unit": "celsius"})]), Reply("Sunny, 21 degrees in Paris.")]
+SCRIPT = [
+    Reply(tool_calls=[("get_weather", {"city": "Paris", "unit": "celsius"})]),
+    Reply("Sunny, 21 degrees in Paris."),
+]
 ASK = [{"role": "user", "content": "Weather in Paris?"}]
 
 
@@ -96,7 +99,9 @@ def openai_stream(base_url: str, key: str) -> list[Any]:
     import openai
 
     sdk = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0)
-    stream = sdk.chat.completions.create(model="gpt-4o-mini", messages=ASK, stream=True, stream_options={"include_usage": True})  # type: ignore[arg-type]
+    stream = sdk.chat.completions.create(
+        model="gpt-4o-mini", messages=ASK, stream=True, stream_options={"include_usage": True}
+    )  # type: ignore[arg-type]
     return [chunk.model_dump(exclude_none=True) for chunk in stream]
 
 
@@ -205,7 +210,9 @@ def test_new_episodes_appends_and_all_rewrites(tmp_path: Path) -> None:
             assert live.complete(ASK).content == "first"  # Replayed.
             assert live.complete(ASK).content == "second"  # Recorded.
         assert episodes.play_count == 1
-        assert [json.loads(i.response.body)["choices"][0]["message"]["content"] for i in load_cassette(path).interactions] == [
+        assert [
+            json.loads(i.response.body)["choices"][0]["message"]["content"] for i in load_cassette(path).interactions
+        ] == [
             "first",
             "second",
         ]

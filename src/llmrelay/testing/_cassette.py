@@ -23,17 +23,20 @@ import inspect
 import os
 import re
 import threading
-from contextlib import AbstractContextManager
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TypeVar, cast, get_args
 
-import httpx
-import respx
+from ..errors import CassetteError, ConfigError, MissingCassetteError, MissingDependencyError, UnmatchedRequestError
 
-from ..errors import CassetteError, ConfigError, MissingCassetteError, UnmatchedRequestError
+try:
+    import httpx
+    import respx
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingDependencyError(package="respx", extra="testing") from exc
 from . import _live
 from ._http import installed_stacks, on_every_stack
 from ._match import DEFAULT_MATCH_ON, Matcher, closest

@@ -75,7 +75,6 @@ def _response(answer: httpcore.Response, stream: httpx.SyncByteStream | httpx.As
 class Copy:
     """A response body on its way to the caller, copied as it passes."""
 
-
     def __init__(self, answer: httpcore.Response, connection: Any, on_close: OnClose) -> None:
         self.answer = answer
         self.connection = connection

@@ -123,12 +123,16 @@ def _openai_head(call: Call, kind: str) -> dict[str, Any]:
     return {"id": f"chatcmpl-wire{call.serial:04d}", "object": kind, "created": 1767225600, "model": call.model}
 
 
+def _openai_call(call: Call, index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    function = {"name": name, "arguments": _arguments(arguments)}
+    return {"id": f"call_wire{call.serial:04d}_{index}", "type": "function", "function": function}
+
+
 def _openai(call: Call) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": call.reply.text or None, "refusal": None}
     if call.reply.tool_calls:
         message["tool_calls"] = [
-            {"id": f"call_wire{call.serial:04d}_{i}", "type": "function", "function": {"name": n, "arguments": _arguments(a)}}
-            for i, (n, a) in enumerate(call.reply.tool_calls)
+            _openai_call(call, i, name, arguments) for i, (name, arguments) in enumerate(call.reply.tool_calls)
         ]
     choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": _openai_finish(call)}
     return {**_openai_head(call, "chat.completion"), "choices": [choice], "usage": _openai_usage(call)}
@@ -189,6 +193,8 @@ def _anthropic_events(call: Call) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "message_start", {"type": "message_start", "message": _anthropic_message(call, [], None, 1)}
     yield "ping", {"type": "ping"}
     for index, block in enumerate(_anthropic_blocks(call)):
+        start: dict[str, Any]
+        deltas: list[dict[str, Any]]
         if block["type"] == "text":
             start, deltas = {"type": "text", "text": ""}, [{"type": "text_delta", "text": w} for w in call.words]
         else:
@@ -196,10 +202,10 @@ def _anthropic_events(call: Call) -> Iterator[tuple[str, dict[str, Any]]]:
             pieces = _pieces(json.dumps(block["input"])) if block["input"] else [""]  # No input: one empty piece.
             deltas = [{"type": "input_json_delta", "partial_json": p} for p in pieces]
         yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": start}
-        for delta in deltas:
-            yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        for piece in deltas:
+            yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": piece}
         yield "content_block_stop", {"type": "content_block_stop", "index": index}
-    delta = {"stop_reason": _anthropic_stop(call), "stop_sequence": None}
+    delta: dict[str, Any] = {"stop_reason": _anthropic_stop(call), "stop_sequence": None}
     yield "message_delta", {"type": "message_delta", "delta": delta, "usage": {"output_tokens": call.output_tokens}}
     yield "message_stop", {"type": "message_stop"}
 

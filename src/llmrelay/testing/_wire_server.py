@@ -131,7 +131,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # Keep-alive, and chunked streams as the real APIs send them.
     wire: WireServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's signature
+    def log_message(self, format: str, *args: Any) -> None:
         """Quiet: tests read `WireServer.requests` instead."""
 
     def do_POST(self) -> None:

@@ -73,7 +73,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture
 def cassette(request: pytest.FixtureRequest) -> Iterator[Cassette]:
     """The test's cassette, active for the whole test: HTTP calls are replayed from it or recorded."""
-    from ..errors import CassetteError, MissingCassetteError
+    from ..errors import MissingCassetteError
     from ._cassette import Cassette
 
     marker = request.node.get_closest_marker("cassette")
@@ -85,16 +85,30 @@ def cassette(request: pytest.FixtureRequest) -> Iterator[Cassette]:
     try:
         active.__enter__()
     except MissingCassetteError:
+        missing = True
+    else:
+        missing = False
+    if missing:  # Failed outside the `except`, so the report is the message alone.
         pytest.fail(missing_message(request, path, active.record_mode), pytrace=False)
     try:
         yield active
     finally:
-        try:
-            if request.node.stash.get(_FAILED, False):
-                active._allow_unplayed = True  # The test failed first: that is the news, not what it left.
-            active.__exit__(None, None, None)
-        except CassetteError as error:
-            pytest.fail(str(error), pytrace=False)
+        if request.node.stash.get(_FAILED, False):
+            active._allow_unplayed = True  # The test failed first: that is the news, not what it left unplayed.
+        problem = _exit(active)
+        if problem is not None:
+            pytest.fail(problem, pytrace=False)
+
+
+def _exit(active: Cassette) -> str | None:
+    """Leave the cassette; what went wrong with it, if anything."""
+    from ..errors import CassetteError
+
+    try:
+        active.__exit__(None, None, None)
+    except CassetteError as error:
+        return str(error)
+    return None
 
 
 @pytest.fixture(autouse=True)
