@@ -21,9 +21,8 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import re
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,10 +37,11 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingDependencyError(package="respx", extra="testing") from exc
 from . import _live
+from ._exchange import pieces, recorded_request, recorded_response, replayed
 from ._http import installed_stacks, on_every_stack
 from ._match import DEFAULT_MATCH_ON, Matcher, closest
 from ._redact import Redaction, Redactor
-from ._vcr import Headers, Interaction, RecordedRequest, RecordedResponse, _decoded, _framed, _Invalid, load_cassette
+from ._vcr import Interaction, RecordedRequest, load_cassette
 from ._vcr_write import write_cassette
 
 RecordMode = Literal["none", "once", "new_episodes", "all"]
@@ -49,7 +49,6 @@ RecordMode = Literal["none", "once", "new_episodes", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = get_args(RecordMode)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 _PREVIEW = 300
 
 
@@ -271,7 +270,7 @@ class Cassette:
         """The redacted request, and the recorded response that answers it (None: go live or fail)."""
         session = self._session
         assert session is not None
-        live = self._redactor.request(_recorded_request(request))
+        live = self._redactor.request(recorded_request(request))
         if not session.replaying:
             return live, None
         with session.lock:
@@ -283,7 +282,7 @@ class Cassette:
             if chosen is None:
                 return live, None
             session.played.append(chosen)
-        return live, _replayed(session.recorded[chosen].response)
+        return live, replayed(session.recorded[chosen].response)
 
     def _unmatched(self, live: RecordedRequest) -> UnmatchedRequestError:
         session = self._session
@@ -319,7 +318,7 @@ class Cassette:
             session.slots.append(slot)
 
         def on_close(response: httpx.Response, body: bytes) -> None:
-            item = Interaction(live, _recorded_response(response, body))
+            item = Interaction(live, recorded_response(response, body))
             slot.interaction = self._redactor.interaction(item)
 
         return slot, on_close
@@ -362,64 +361,6 @@ class _CassetteRouter(respx.MockRouter):
 
     async def async_handler(self, request: httpx.Request) -> httpx.Response:
         return await self._owner.ahandle(request)
-
-
-class _Pieces(httpx.SyncByteStream, httpx.AsyncByteStream):
-    """A recorded body served in pieces, sync or async: an event stream event by event."""
-
-    def __init__(self, pieces: list[bytes]) -> None:
-        self._pieces = pieces
-
-    def __iter__(self) -> Iterator[bytes]:
-        yield from self._pieces
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for piece in self._pieces:
-            yield piece
-
-
-def pieces(body: bytes, content_type: str | None) -> list[bytes]:
-    """How a recorded body is served: an event stream cut after each event, anything else whole."""
-    if not body:
-        return []
-    if "text/event-stream" not in (content_type or "").lower():
-        return [body]
-    out, start = [], 0
-    for end in _EVENT_END.finditer(body):
-        out.append(body[start : end.end()])
-        start = end.end()
-    if start < len(body):
-        out.append(body[start:])
-    return out
-
-
-def _replayed(response: RecordedResponse) -> httpx.Response:
-    headers = [(name, value) for name, values in response.headers.items() for value in values]
-    stream = _Pieces(pieces(response.body, response.header("content-type")))
-    extensions = {"reason_phrase": response.reason.encode("latin-1", "replace")} if response.reason else {}
-    return httpx.Response(response.status, headers=headers, stream=stream, extensions=extensions)
-
-
-def _recorded_request(request: httpx.Request) -> RecordedRequest:
-    return RecordedRequest(request.method, str(request.url), _headers(request.headers), request.content or None)
-
-
-def _recorded_response(response: httpx.Response, body: bytes) -> RecordedResponse:
-    try:
-        headers, decoded = _decoded(_headers(response.headers), body, "response")
-    except _Invalid:  # Not the gzip it claims to be: keep the bytes exactly as the server sent them.
-        headers, decoded = _headers(response.headers), body
-    reason = response.extensions.get("reason_phrase", b"")
-    text = reason.decode("latin-1") if isinstance(reason, bytes) else str(reason)
-    return RecordedResponse(response.status_code, text, _framed(headers, decoded), decoded)
-
-
-def _headers(headers: httpx.Headers) -> Headers:
-    """The headers as sent, names in their own case (vcrpy keeps them so too)."""
-    out: Headers = {}
-    for name, value in headers.raw:
-        out.setdefault(name.decode(headers.encoding), []).append(value.decode(headers.encoding))
-    return out
 
 
 def _describe(request: RecordedRequest) -> str:
