@@ -10,16 +10,30 @@ import llmrelay._client
 from llmrelay import RetryPolicy
 from llmrelay.normalize import reset_strategies
 
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+"""Where tests may connect: the loopback server the recording tests start (testing/_wire_server.py)."""
+
 
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests never reach the network: opening a socket to anything is an error."""
+    """Tests never reach the network: opening a socket to anything but loopback is an error."""
+    connect, create_connection = socket.socket.connect, socket.create_connection
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("tests must not open network connections")
+    def checked(address: object) -> None:
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in LOOPBACK:
+            raise RuntimeError(f"tests must not open network connections (to {address!r})")
 
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+    def guarded_connect(self: socket.socket, address: object) -> None:
+        checked(address)
+        return connect(self, address)  # type: ignore[arg-type]
+
+    def guarded_create_connection(address: object, *args: object, **kwargs: object) -> socket.socket:
+        checked(address)
+        return create_connection(address, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket, "create_connection", guarded_create_connection)
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,9 @@ LLMRelayError
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
 │   └── OutputValidationError    no valid `output=` object, its repairs run out
-└── CassetteError                a recorded cassette file cannot be read
+└── CassetteError                a recorded cassette file cannot be read, or cannot answer a request
+    ├── MissingCassetteError     replay only (record_mode "none") and the file does not exist
+    └── UnmatchedRequestError    a request the cassette has no recorded interaction for
 AllAttemptsFailed (an ExceptionGroup, and an LLMRelayError): every step of the fallback plan
 failed; holds each failure and the trace of attempts
 ```
@@ -223,6 +225,22 @@ class OutputValidationError(NormalizationError):
 
 class CassetteError(LLMRelayError):
     """A cassette file could not be read: not YAML, not a cassette, or a part missing or wrong."""
+
+
+class MissingCassetteError(CassetteError):
+    """The cassette file does not exist and the record mode forbids recording it; says how to record."""
+
+
+class UnmatchedRequestError(CassetteError):
+    """A request in replay that no recorded interaction answers; never sent to the network.
+
+    The message shows the request (secrets redacted) and the closest recorded interactions.
+    """
+
+    def __init__(self, message: str, *, request: str) -> None:
+        super().__init__(message)
+        self.request = request
+        """The request, as `METHOD URL` with secrets redacted."""
 
 
 class AllAttemptsFailed(ExceptionGroup, LLMRelayError):

@@ -8,14 +8,20 @@ from typing import TYPE_CHECKING
 from ._fake import FakeAdapter
 
 if TYPE_CHECKING:
+    from ._cassette import Cassette, RecordMode, cassette
     from ._http import installed_stacks, mock_http
-    from ._vcr import Cassette, load_cassette, parse_cassette
+    from ._redact import Redaction
+    from ._vcr import Recording, load_cassette, parse_cassette
 
 # The HTTP and cassette helpers need respx and pyyaml (the `testing` extra); FakeAdapter needs nothing.
 _LAZY = {
     "installed_stacks": "_http",
     "mock_http": "_http",
-    "Cassette": "_vcr",
+    "Cassette": "_cassette",
+    "RecordMode": "_cassette",
+    "cassette": "_cassette",
+    "Redaction": "_redact",
+    "Recording": "_vcr",
     "load_cassette": "_vcr",
     "parse_cassette": "_vcr",
 }
@@ -29,4 +35,15 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'llmrelay.testing' has no attribute {name!r}")
 
 
-__all__ = ["Cassette", "FakeAdapter", "installed_stacks", "load_cassette", "mock_http", "parse_cassette"]
+__all__ = [
+    "Cassette",
+    "FakeAdapter",
+    "RecordMode",
+    "Recording",
+    "Redaction",
+    "cassette",
+    "installed_stacks",
+    "load_cassette",
+    "mock_http",
+    "parse_cassette",
+]

@@ -49,11 +49,17 @@ def mock_http(*, assert_all_called: bool = False, **options: Any) -> Iterator[re
     Routes are declared as with respx (`router.post(url).respond(json=...)`); `router.calls`
     records every request, whichever stack sent it, as an `httpx.Request`.
     """
-    stacks = installed_stacks()
-    router = respx.MockRouter(using=stacks[0], assert_all_called=assert_all_called, **options)
+    router = respx.MockRouter(using=installed_stacks()[0], assert_all_called=assert_all_called, **options)
+    with on_every_stack(router):
+        yield router
+
+
+@contextmanager
+def on_every_stack(router: respx.MockRouter) -> Iterator[respx.MockRouter]:
+    """Activate `router` (built with `using=installed_stacks()[0]`) on every installed stack."""
     with ExitStack() as stack:
         stack.enter_context(router)
-        for name in stacks[1:]:
+        for name in installed_stacks()[1:]:
             mocker = Mocker.registry[name]
             mocker.register(router)
             mocker.start()

@@ -119,14 +119,14 @@ class Interaction:
 
 
 @dataclass(frozen=True)
-class Cassette:
-    """A recorded conversation: its interactions in the order they happened."""
+class Recording:
+    """The contents of a cassette file: its interactions in the order they happened."""
 
     interactions: list[Interaction]
     """Every interaction, in recorded order."""
 
 
-def load_cassette(path: str | os.PathLike[str]) -> Cassette:
+def load_cassette(path: str | os.PathLike[str]) -> Recording:
     """Read a VCR.py YAML cassette file.
 
     Raises:
@@ -139,7 +139,7 @@ def load_cassette(path: str | os.PathLike[str]) -> Cassette:
     return parse_cassette(text, source=os.fspath(path))
 
 
-def parse_cassette(text: str | bytes, *, source: str = "<cassette>") -> Cassette:
+def parse_cassette(text: str | bytes, *, source: str = "<cassette>") -> Recording:
     """Read a VCR.py YAML cassette from its text; `source` names it in error messages.
 
     Raises:
@@ -182,7 +182,7 @@ def _check_expansion(data: object, budget: int) -> None:
             stack.extend(node)
 
 
-def _cassette(data: object) -> Cassette:
+def _cassette(data: object) -> Recording:
     if isinstance(data, list):
         raise _Invalid("a list at the top: a cassette from VCR.py before 1.0 (re-record it)")
     part = _mapping(data, "the top level")
@@ -192,7 +192,7 @@ def _cassette(data: object) -> Cassette:
     items = part.get("interactions")
     if not isinstance(items, list):
         raise _Invalid("'interactions' must be a list of request/response pairs")
-    return Cassette([_interaction(item, f"interactions[{i}]") for i, item in enumerate(items)])
+    return Recording([_interaction(item, f"interactions[{i}]") for i, item in enumerate(items)])
 
 
 def _interaction(data: object, where: str) -> Interaction:
@@ -354,12 +354,12 @@ def _first(headers: Headers, name: str) -> str | None:
 
 __all__ = [
     "MAX_BODY_BYTES",
-    "Cassette",
     "CassetteError",
     "Headers",
     "Interaction",
     "RecordedRequest",
     "RecordedResponse",
+    "Recording",
     "load_cassette",
     "parse_cassette",
 ]
