@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .._envelope import Completion, RejectedCall, ToolCall
 from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
@@ -32,8 +33,9 @@ from ._parse import accept_calls
 from ._partial_json import read_partial
 from ._types import Candidate
 
-# Arguments up to this long are re-read on every piece; longer ones once they grew by an eighth,
-# so a megabyte of arguments in 4-character chunks costs linear time, not a re-read per chunk.
+# Arguments up to this long are sent and re-read (`read_partial`) on every piece. Longer ones are
+# sent once they grew by an eighth and re-read once they doubled, so a megabyte of arguments in
+# 4-character chunks costs linear time, not a copy and a re-read per chunk.
 _SMALL_ARGUMENTS = 1024
 MISMATCH_WARNING = (
     "the streamed events do not match this completion: the answer did not stay the JSON envelope "
@@ -49,6 +51,8 @@ class _Arguments:
     sent: int = 0  # Pieces sent in a delta.
     waiting: int = 0  # Characters counted but not sent.
     text: str = ""
+    read: int = 0  # How long the text was when last read by `read_partial`.
+    partial: dict[str, Any] | None = None
 
 
 class EnvelopeStream:
@@ -128,7 +132,11 @@ class EnvelopeStream:
         delta = "".join(pieces[state.sent :])
         state.sent, state.waiting = len(pieces), 0
         state.text += delta
-        events.append(ToolCallDelta(item.index, delta, state.text, read_partial(state.text)))
+        if item.closed and isinstance(item.reading, Candidate):
+            state.partial = item.reading.arguments  # Read whole already: no second pass over a long text.
+        elif small or item.closed or len(state.text) >= 2 * state.read:
+            state.partial, state.read = read_partial(state.text), len(state.text)
+        events.append(ToolCallDelta(item.index, delta, state.text, state.partial))
 
     def _tools_by_name(self) -> dict[str, Tool] | None:
         if self._tools is None:

@@ -21,7 +21,7 @@ or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `
 `Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, everything waits for `finish()`,
 which emits the rest of the content and the calls. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
-`[` first: the envelope of json modes, whose content is the raw text if it turns out truncated),
+`[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
 a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
 header. With a user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
