@@ -2,7 +2,8 @@
 
 Run: python benchmarks/stream_parse_speed.py [--check]
 
-Each answer (1 MB, and the same kind of answer at 2 MB) is fed in chunks of 4 characters (streamed
+Each answer (1 MB, and the same kind of answer at 2 MB; the envelopes also in json mode, where
+their content and calls are decoded as they arrive) is fed in chunks of 4 characters (streamed
 tokens are a few characters each) and of 64, then finished. One `parse_response` of the whole
 text is shown beside it: that is a scan in C, so the stream's cost is mostly Python's per-chunk
 call overhead. Targets: linear (the 2 MB stream within 2.5x of the 1 MB one: a re-parse of the
@@ -30,8 +31,9 @@ def best_of(function: Callable[[], object], *, repeat: int = 3) -> float:
     return min(timeit.repeat(function, number=1, repeat=repeat))
 
 
-def answers(size: int = MB) -> dict[str, str]:
-    return {
+def answers(size: int = MB) -> dict[str, tuple[str, bool]]:
+    """Each answer, and whether it is streamed in json mode."""
+    plain = {
         "1 MB prose, one Hermes call at the end": "The weather is nice today. " * (size // 27)
         + f"<tool_call>{CALL}</tool_call>",
         "1 MB prose without blank space": "x" * size,
@@ -39,10 +41,32 @@ def answers(size: int = MB) -> dict[str, str]:
         "1 MB JSON envelope (held back)": json.dumps({"content": "Checking. " * (size // 10), "tool_calls": []}),
         "10k Hermes blocks": f"<tool_call>{CALL}</tool_call>\n" * (size // 70),
     }
+    big_arguments = json.dumps({"path": "notes.txt", "text": "A line, of text.\n" * (size // 18)})
+    envelope = {
+        "1 MB envelope, json mode (content streams)": {
+            "content": 'Checking, "quoted" \u00e9. ' * (size // 28),
+            "toolCalls": [{"name": "get_weather", "arguments": '{"city": "Paris"}'}] * 3,
+            "needsMoreWork": True,
+        },
+        "1 MB of arguments in one call, json mode": {
+            "content": "Writing it.",
+            "toolCalls": [{"name": "write_file", "arguments": big_arguments}],
+            "needsMoreWork": True,
+        },
+        "10k calls in one envelope, json mode": {
+            "content": "",
+            "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}] * (size // 52),
+            "needsMoreWork": True,
+        },
+    }
+    return {
+        **{label: (text, False) for label, text in plain.items()},
+        **{label: (json.dumps(value, ensure_ascii=False), True) for label, value in envelope.items()},
+    }
 
 
-def stream(text: str, size: int) -> None:
-    parser = IncrementalParser()
+def stream(text: str, size: int, json_mode: bool = False) -> None:
+    parser = IncrementalParser(json_mode=json_mode)
     for start in range(0, len(text), size):
         parser.feed(text[start : start + size])
     parser.finish()
@@ -53,11 +77,11 @@ def main() -> int:
     missed = []
     print("Streamed answer vs one parse_response (targets: 2x the text within 2.5x the time, under 2 µs/chunk)\n")
     print(f"{'answer':44} {'size':>7} {'parse':>8} {'4-char':>9} {'µs/chunk':>9} {'64-char':>8} {'x2 size':>8}")
-    for (label, text), bigger in zip(answers().items(), answers(2 * MB).values(), strict=True):
+    for (label, (text, json_mode)), (bigger, _) in zip(answers().items(), answers(2 * MB).values(), strict=True):
         whole = best_of(lambda text=text: parse_response(text))
-        small = best_of(lambda text=text: stream(text, 4))
-        large = best_of(lambda text=text: stream(text, 64))
-        doubled = best_of(lambda bigger=bigger: stream(bigger, 4))
+        small = best_of(lambda text=text, json_mode=json_mode: stream(text, 4, json_mode))
+        large = best_of(lambda text=text, json_mode=json_mode: stream(text, 64, json_mode))
+        doubled = best_of(lambda bigger=bigger, json_mode=json_mode: stream(bigger, 4, json_mode))
         per_chunk = small * 1e6 / (len(text) / 4)
         growth = doubled / small
         print(

@@ -315,6 +315,15 @@ async def _no_sleep(_: float) -> None:
     return None
 
 
+def test_a_call_complete_before_the_envelope_stopped_is_taken_without_repair() -> None:
+    # Only the envelope's `]}` are missing: the call itself closed, as it would have streamed.
+    stopped = '{"content": "On it.", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    c, fake = make([stopped], mode="text")
+    result = c.complete(ASK, tools=[WEATHER])
+    assert [t.arguments for t in result.tool_calls] == [{"city": "Paris"}]
+    assert (result.content, result.rejected, len(fake.requests)) == ("On it.", [], 1)
+
+
 def test_a_custom_repair_trigger() -> None:
     def never(result: llmrelay.Completion, request: Request) -> list[str]:
         return []
@@ -328,9 +337,9 @@ def test_a_custom_repair_trigger() -> None:
     "broken",
     [
         '{"content": "" "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "needsMoreWork": true}',
-        '{"content": "", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        '{"content": "", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Par',
     ],
-    ids=["missing comma", "stopped before its closers"],
+    ids=["missing comma", "stopped inside its call"],
 )
 def test_an_unreadable_or_unfinished_call_the_model_stopped_on_is_repaired(broken: str) -> None:
     fixed = (

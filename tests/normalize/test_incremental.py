@@ -7,10 +7,13 @@ built from fragments of every format, each split into chunks at random places.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
+import json
 import pkgutil
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -57,19 +60,21 @@ def split(text: str, cuts: Sequence[int]) -> list[str]:
 
 
 def stream(
-    chunks: Sequence[str], tools: Any = None, *, strict: bool = False
+    chunks: Sequence[str], tools: Any = None, *, strict: bool = False, json_mode: bool = False
 ) -> tuple[list[list[StreamEvent]], list[StreamEvent], Completion]:
     """The events after each chunk, the events of finish(), and the completion."""
-    parser = IncrementalParser(tools, strict=strict)
+    parser = IncrementalParser(tools, strict=strict, json_mode=json_mode)
     during = [parser.feed(chunk) for chunk in chunks]
     after, completion = parser.finish()
     return during, after, completion
 
 
-def check_invariants(text: str, chunks: Sequence[str], tools: Any = None, *, strict: bool = False) -> str:
+def check_invariants(
+    text: str, chunks: Sequence[str], tools: Any = None, *, strict: bool = False, json_mode: bool = False
+) -> str:
     """Assert the three guarantees for one split; return the text emitted before finish()."""
     assert "".join(chunks) == text
-    during, after, completion = stream(chunks, tools, strict=strict)
+    during, after, completion = stream(chunks, tools, strict=strict, json_mode=json_mode)
     events = [event for events in during for event in events] + after
     # 1. The final completion is exactly what parse_response makes of the whole text.
     assert completion == parse_response(text, tools, strict=strict)
@@ -77,10 +82,36 @@ def check_invariants(text: str, chunks: Sequence[str], tools: Any = None, *, str
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == completion.content
     # 3. One ToolCallComplete per call, then per rejection, in order.
     done = [e for e in events if isinstance(e, ToolCallComplete)]
-    assert [e.call for e in done] == [*completion.tool_calls, *[None] * len(completion.rejected)]
-    assert [e.rejected for e in done] == [*[None] * len(completion.tool_calls), *completion.rejected]
-    assert [e.index for e in done] == list(range(len(done)))
+    if json_mode:  # Calls complete as they close, at their place in the array; rejections at the end.
+        assert [e.call for e in done if e.call] == completion.tool_calls
+        assert [e.rejected for e in done if e.rejected] == completion.rejected
+        assert sorted(e.index for e in done) == list(range(len(done)))
+        check_call_events(events)
+    else:
+        assert [e.call for e in done] == [*completion.tool_calls, *[None] * len(completion.rejected)]
+        assert [e.rejected for e in done] == [*[None] * len(completion.tool_calls), *completion.rejected]
+        assert [e.index for e in done] == list(range(len(done)))
     return "".join(e.text for events in during for e in events if isinstance(e, TextDelta))
+
+
+def check_call_events(events: Sequence[StreamEvent]) -> None:
+    """Per call index: at most one Started, deltas that add up, nothing after its Complete."""
+    started: dict[int, str] = {}
+    texts: dict[int, str] = {}
+    complete: set[int] = set()
+    for event in events:
+        if isinstance(event, ToolCallStarted):
+            assert event.index not in started and event.index not in complete
+            started[event.index] = event.name
+        elif isinstance(event, ToolCallDelta):
+            assert event.index in started and event.index not in complete
+            texts[event.index] = texts.get(event.index, "") + event.delta
+            assert texts[event.index] == event.arguments_text
+        elif isinstance(event, ToolCallComplete):
+            assert event.index not in complete
+            complete.add(event.index)
+            if event.call is not None:
+                assert started[event.index] == event.call.name
 
 
 CUTS = st.lists(st.integers(min_value=0, max_value=100_000), max_size=12)
@@ -203,3 +234,184 @@ def test_feeding_after_finish_is_an_error() -> None:
 def test_empty_chunks_and_an_empty_answer() -> None:
     assert check_invariants("", []) == ""
     assert check_invariants("Hi there", ["", "Hi ", "", "there", ""]) == "Hi"
+
+
+# --- json modes: the answer is llmrelay's envelope, streamed as it is read ---------------------
+
+WEATHER = {
+    "name": "get_weather",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+ADD = {
+    "name": "add",
+    "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}},
+}
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+ARGUMENTS = st.one_of(
+    st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=3),
+    st.builds(lambda city: {"city": city}, st.text(max_size=12)),
+    st.builds(lambda a, b: {"a": a, "b": b}, st.integers(), st.integers() | st.text(max_size=3)),
+)
+
+
+@dataclass
+class Envelope:
+    text: str
+    call_ends: list[int]
+    """Offsets just after each call object's closing brace."""
+    content_end: int | None
+    """The offset just after the content string's closing quote."""
+
+
+@st.composite
+def envelopes(draw: st.DrawFn) -> Envelope:
+    """An envelope as json modes produce it: any key order, either spelling, arguments as text or object."""
+    ascii_only = draw(st.booleans())
+    dump = functools.partial(json.dumps, ensure_ascii=ascii_only)
+    calls = draw(
+        st.lists(st.tuples(st.sampled_from(["get_weather", "add", "nope"]), ARGUMENTS, st.booleans()), max_size=5)
+    )
+    members: list[tuple[str, Any]] = [("content", draw(st.text(max_size=40)))]
+    members.append((draw(st.sampled_from(["toolCalls", "tool_calls"])), calls))
+    if draw(st.booleans()):
+        members.append((draw(st.sampled_from(["needsMoreWork", "needs_more_work"])), draw(st.booleans())))
+    members = draw(st.permutations(members))
+    text, call_ends, content_end = "{", [], None
+    for position, (key, value) in enumerate(members):
+        text += ("" if position == 0 else ", ") + dump(key) + ": "
+        if key == "content":
+            text += dump(value)
+            content_end = len(text)
+        elif isinstance(value, list):
+            text += "["
+            for number, (name, arguments, as_text) in enumerate(value):
+                item = {"name": name, "arguments": dump(arguments) if as_text else arguments}
+                text += ("" if number == 0 else ", ") + dump(item)
+                call_ends.append(len(text))
+            text += "]"
+        else:
+            text += dump(value)
+    return Envelope(text + "}", call_ends, content_end)
+
+
+@SETTINGS
+@given(envelope=envelopes(), cuts=CUTS, with_tools=st.booleans(), strict=st.booleans())
+def test_json_mode_envelopes_stream_as_they_are_read(
+    envelope: Envelope, cuts: list[int], with_tools: bool, strict: bool
+) -> None:
+    text, tools = envelope.text, [WEATHER, ADD] if with_tools else None
+    chunks = split(text, cuts)
+    check_invariants(text, chunks, tools, strict=strict, json_mode=True)
+    during, _, completion = stream(chunks, tools, strict=strict, json_mode=True)
+    chunk_ends = list(itertools.accumulate(map(len, chunks)))
+    # The content is all shown by the feed() that delivered its closing quote.
+    assert envelope.content_end is not None
+    through = next(i for i, end in enumerate(chunk_ends) if end >= envelope.content_end)
+    shown = [e.text for events in during[: through + 1] for e in events if isinstance(e, TextDelta)]
+    assert "".join(shown) == completion.content
+    # Each accepted call completes in the feed() that delivered its closing brace.
+    for number, events in enumerate(during):
+        for event in events:
+            if isinstance(event, ToolCallComplete):
+                assert event.call is not None  # Rejections wait for finish().
+                close = envelope.call_ends[event.index]
+                assert chunk_ends[number] >= close > chunk_ends[number] - len(chunks[number])
+    accepted_during = [e for events in during for e in events if isinstance(e, ToolCallComplete)]
+    assert len(accepted_during) == len(completion.tool_calls)
+
+
+ENVELOPES = [
+    json.dumps(
+        {
+            "content": 'Checking the weather in "Paris" \u00e9 😀 now.',
+            "toolCalls": [
+                {"name": "get_weather", "arguments": json.dumps({"city": "Paris"})},
+                {"name": "nope", "arguments": "{}"},
+                {"name": "add", "arguments": json.dumps({"a": 1, "b": 2})},
+            ],
+            "needsMoreWork": True,
+        }
+    ),
+    json.dumps(
+        {
+            "tool_calls": [{"name": "add", "arguments": {"a": 1, "b": [2]}}],
+            "content": "Adding.\n",
+            "needs_more_work": 1,
+        },
+        ensure_ascii=False,
+    ),
+    json.dumps({"content": 'Just text, no calls: {"name": "f"}', "toolCalls": [], "needsMoreWork": False}),
+]
+
+
+@pytest.mark.parametrize("text", ENVELOPES)
+@pytest.mark.parametrize("size", [1, 3, 7])
+def test_json_mode_envelopes_cut_at_every_position(text: str, size: int) -> None:
+    """A stream stopped by a token limit: whatever was shown is still the cut answer's content and calls."""
+    for end in range(len(text) + 1):
+        cut = text[:end]
+        chunks = [cut[i : i + size] for i in range(0, len(cut), size)]
+        check_invariants(cut, chunks, [WEATHER, ADD], json_mode=True)
+        check_invariants(cut, chunks, None, strict=True, json_mode=True)
+
+
+def test_json_mode_a_cut_call_is_rejected_under_its_own_index() -> None:
+    text = (
+        '{"content": "On it.", "toolCalls": [{"name": "add", "arguments": "{\\"a\\": 1}"}, {"name": "get_weather", "arg'
+    )
+    during, after, completion = stream(one_char_chunks(text), [WEATHER, ADD], json_mode=True)
+    emitted = [e for events in during for e in events]
+    assert "".join(e.text for e in emitted if isinstance(e, TextDelta)) == "On it."
+    assert [(e.index, e.call) for e in emitted if isinstance(e, ToolCallComplete)] == [(0, completion.tool_calls[0])]
+    assert ToolCallStarted(1, "get_weather") in emitted
+    assert after == [ToolCallComplete(1, rejected=completion.rejected[0])]
+    assert completion.rejected[0].kind == "truncated"
+    assert completion.rejected[0].arguments == '{"name": "get_weather", "arg'
+
+
+def test_json_mode_partial_arguments_grow() -> None:
+    text = json.dumps(
+        {"content": "", "toolCalls": [{"name": "get_weather", "arguments": '{"city": "Paris", "days": 3}'}]}
+    )
+    during, _, _ = stream(one_char_chunks(text), [WEATHER], json_mode=True)
+    partial = [e.partial_arguments for events in during for e in events if isinstance(e, ToolCallDelta)]
+    assert {"city": "Pa"} in partial and {"city": "Paris"} in partial
+    assert partial[-1] == {"city": "Paris", "days": 3}
+    assert {"city": "Paris", "days": 3} not in partial[:-1]  # `3` could have been `30`.
+
+
+# (id, answer in json mode, text shown before finish() one character at a time, a warning expected)
+JSON_MODE_EARLY = [
+    ("content streams", '{"content": "Hello there", "toolCalls": []}', "Hello there", False),
+    ("content after the calls", '{"toolCalls": [], "content": "Hello"}', "Hello", False),
+    ("data keys first: held", '{"score": 3, "content": "Hello"}', "", False),
+    (
+        "a data key first, then the calls array: content certain",
+        '{"x": 1, "toolCalls": [], "content": "Hi"}',
+        "Hi",
+        False,
+    ),
+    ("prose answer: streams as prose", "Sure thing, here it is.", "Sure thing, here it", False),
+    ("a JSON list: held", '[{"name": "f", "arguments": {}}]', "", False),
+    ("single quotes: held from there", "{'content': 'Hello'}", "", False),
+    ("a provider that broke JSON mode: prose after", '{"content": "Hello"} and more', "Hello", True),
+    ("a second content key", '{"content": "Hello", "content": "Bye", "toolCalls": []}', "Hello", True),
+    ("a data key after the content", '{"content": "Hello", "score": 3}', "Hello", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "early", "warned"), [c[1:] for c in JSON_MODE_EARLY], ids=[c[0] for c in JSON_MODE_EARLY]
+)
+def test_json_mode_what_streams_before_the_end(answer: str, early: str, warned: bool) -> None:
+    during, _, completion = stream(one_char_chunks(answer), json_mode=True)
+    assert "".join(e.text for events in during for e in events if isinstance(e, TextDelta)) == early
+    assert any("streamed events do not match" in w for w in completion.warnings) == warned
+    if not warned:
+        check_invariants(answer, one_char_chunks(answer), json_mode=True)
+    else:  # Told, and otherwise the completion parse_response makes.
+        assert replace(completion, warnings=[]) == parse_response(answer)

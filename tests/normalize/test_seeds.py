@@ -91,7 +91,7 @@ SEED_000 = [
         '{"toolCalls": [{"name": "test"',
         content='{"toolCalls": [{"name": "test"',
         rejected=["truncated"],
-        format="lenient_json_document",
+        format="json_document",  # A cut envelope is read by the strict JSON strategy, first (`read_cut_envelope`).
     ),
     Case(
         "000 appendix A: Groq Llama function_calls",

@@ -29,8 +29,10 @@ _CALL_TYPES = frozenset({"function", "tool_call", "tool_use", "function_call", "
 _DEFINITION_KEYS = frozenset({"description", "input_schema", "properties", "required", "strict"})
 # A name with spaces or punctuation is prose or data, not a tool ("Alice Smith").
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_][\w.\-:/]{0,127}", re.ASCII)
-_ENVELOPE_CALL_KEYS = ("toolCalls", "tool_calls", "calls", "function_calls")
-_ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
+ENVELOPE_CALL_KEYS = ("toolCalls", "tool_calls", "calls", "function_calls")
+"""Keys of an envelope's list of calls, in order of preference."""
+ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
+"""Keys of an envelope's "needs more work" flag."""
 
 
 def is_tool_name(value: object) -> TypeGuard[str]:
@@ -226,11 +228,11 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
 def _interpret_envelope(obj: dict[str, Any], explicit: bool, text: str) -> Parsed | None:
     # Plain loops and positional calls: this is most of the normalizer's cost on a clean envelope.
     calls_key = more_key = None
-    for key in _ENVELOPE_CALL_KEYS:
+    for key in ENVELOPE_CALL_KEYS:
         if type(obj.get(key)) is list:
             calls_key = key
             break
-    for key in _ENVELOPE_MORE_KEYS:
+    for key in ENVELOPE_MORE_KEYS:
         if key in obj:
             more_key = key
             break
@@ -250,18 +252,38 @@ def _interpret_envelope(obj: dict[str, Any], explicit: bool, text: str) -> Parse
                 if type(arguments) is dict and type(name) is str and name.isidentifier() and len(name) <= 128:
                     calls.append(Candidate(name, arguments, None, True))
                     continue
-            reading = read_call(item, explicit=True)
+            reading = read_envelope_item(item)
             if isinstance(reading, Candidate):
                 calls.append(reading)
             else:
-                rejected.append(reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed"))
+                rejected.append(reading)
     content = obj.get("content")
     if type(content) is not str:
         content = text.strip()
     elif text:
         content = join_pieces((text, content))
-    stated = None if more_key is None else _read_bool(obj[more_key])
+    stated = None if more_key is None else read_bool(obj[more_key])
     return Parsed(calls, content, stated, rejected)
+
+
+def content_only_envelope(value: object) -> Parsed | None:
+    """A whole answer `{"content": "..."}` (no calls, no flag): an envelope, read as its text.
+
+    Only for a whole answer: a json-mode model that had nothing to call, or a cut envelope whose
+    missing `}` was restored, means its content; a longer object is data.
+    """
+    if type(value) is dict and type(content := value.get("content")) is str and _CONTENT_ONLY.issuperset(value):
+        return Parsed(text=content)
+    return None
+
+
+_CONTENT_ONLY = frozenset({"content", "toolCalls", "tool_calls"})
+
+
+def read_envelope_item(item: object) -> CallReading:
+    """One item of an envelope's calls array: the call, or why it is not one."""
+    reading = read_call(item, explicit=True)
+    return reading or RejectedCall(None, item, f"not a tool call: {_preview(item)}", "malformed")
 
 
 def _interpret_gemini(obj: dict[str, Any], *, explicit: bool, text: str) -> Parsed | None:
@@ -315,7 +337,7 @@ def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | 
     return Parsed.from_readings([r for r in readings if r is not None], text=text)
 
 
-def _read_bool(value: object) -> bool | None:
+def read_bool(value: object) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in ("true", "false"):

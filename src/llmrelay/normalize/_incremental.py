@@ -21,7 +21,7 @@ or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `
 `Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, everything waits for `finish()`,
 which emits the rest of the content and the calls. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
-`[` first: the envelope of json modes, whose content is the raw text if it turns out truncated),
+`[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
 a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
 header. With a user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from .._envelope import Completion
 from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from .._tools import ToolLike
+from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
 from ._registry import registered_strategies
 
@@ -61,9 +62,14 @@ class IncrementalParser:
     Args:
         tools: the tools offered to the model (anything `to_tool` accepts), as for `parse_response`.
         strict: as for `parse_response`.
+        json_mode: the answer is llmrelay's JSON envelope (json_schema and json_object modes):
+            its content streams as it arrives and each call once its object closes (see
+            `_envelope_stream`). An answer that does not start with `{` is read as any other.
     """
 
-    def __init__(self, tools: Sequence[ToolLike] | None = None, *, strict: bool = False) -> None:
+    def __init__(
+        self, tools: Sequence[ToolLike] | None = None, *, strict: bool = False, json_mode: bool = False
+    ) -> None:
         self._tools = tools
         self._strict = strict
         self._chunks: list[str] = []
@@ -77,12 +83,28 @@ class IncrementalParser:
         self._tail = ""
         """The last few characters scanned, so a trigger split across chunks is found."""
         self._finished = False
+        self._envelope: EnvelopeStream | None = None
+        """The json-mode reader, once the answer started with `{` (see `_envelope_stream`)."""
+        self._json_head: str | None = "" if json_mode and self._streaming else None
+        """In json mode, the blank start of the answer, until its first character decides."""
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
         if self._finished:
             raise RuntimeError("IncrementalParser.feed() called after finish()")
         self._chunks.append(chunk)
+        if self._envelope is not None:
+            return self._envelope.feed(chunk)
+        if self._json_head is not None:
+            head = self._json_head + chunk
+            if not head.strip():
+                self._json_head = head
+                return []
+            self._json_head = None
+            if head.lstrip()[0] == "{":
+                self._envelope = EnvelopeStream(self._tools, self._strict)
+                return self._envelope.feed(head)
+            chunk = head  # Not an envelope after all: read as any answer, from its start.
         if not self._streaming or not chunk:
             return []
         if self._head is not None:
@@ -104,6 +126,8 @@ class IncrementalParser:
             raise RuntimeError("IncrementalParser.finish() called twice")
         self._finished = True
         completion = parse_response("".join(self._chunks), self._tools, strict=self._strict)
+        if self._envelope is not None:
+            return self._envelope.finish(completion)
         # Holding back makes what was emitted a prefix of the content (the tests check it on
         # every format's table of answers, split every way): the rest is what was held back.
         events: list[StreamEvent] = []

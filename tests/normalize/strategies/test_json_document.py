@@ -229,6 +229,42 @@ CASES = [
         dumps({"html": '<tool_call>{"name": "f", "arguments": {}}</tool_call>'}),
         format=F,
     ),
+    # An envelope cut short (a token limit): the content read so far, the calls that closed, the
+    # call cut off rejected as truncated. (Before: the raw JSON text as content.)
+    Case("envelope cut inside its content", '{"content": "Hello wor', content="Hello wor", format=F),
+    Case("envelope cut inside an escape", '{"content": "caf\\u00', content="caf", format=F),
+    Case("envelope missing its closing brace", '{"content": "Done."', content="Done.", format=F),
+    Case(
+        "envelope cut inside its second call",
+        '{"content": "Checking.", "toolCalls": [{"name": "f", "arguments": "{\\"a\\": 1}"}, '
+        '{"name": "g", "arguments": "{\\"b',
+        [("f", {"a": 1})],
+        content="Checking.",
+        rejected=["truncated"],
+        format=F,
+    ),
+    Case(
+        "envelope cut in content after its calls",
+        '{"toolCalls": [{"name": "f", "arguments": {}}], "content": "Sure, here',
+        [("f", {})],
+        content="Sure, here",
+        format=F,
+    ),
+    Case(
+        "cut envelope whose content quotes markup",
+        '{"content": "Use <tool_call>{\\"name\\": \\"f\\"}</tool_call> tags',
+        content='Use <tool_call>{"name": "f"}</tool_call> tags',
+        format=F,
+    ),
+    Case("a whole answer of only content", dumps({"content": "Hi!"}), content="Hi!", format=F),
+    plain("data cut short", '{"temperature": 21, "unit": "C', format=None),
+    plain("data with a content key", dumps({"content": "x", "score": 3}), format=F),
+    Case(
+        "envelope in single quotes",
+        "{'toolCalls': [{'name': 'f', 'arguments': {'a': 1}}]}",
+        [("f", {"a": 1})],
+        format="lenient_json_document",
+    ),
     Case(
         "envelope whose content explains markup",
         dumps({"content": "Use <tool_call> tags.", "toolCalls": []}),

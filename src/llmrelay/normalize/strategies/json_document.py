@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._envelope import RejectedCall
-from .._calls import interpret_json
+from .._calls import content_only_envelope, interpret_json
+from .._envelope_reader import read_cut_envelope
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from .._scan import find_balanced_end
 from .._types import Parsed
@@ -56,12 +57,16 @@ class JsonDocument:
         return text[:1] in _OPENERS or text.lstrip()[:1] in _OPENERS  # Stripping copies: only when needed.
 
     def parse(self, text: str) -> Parsed | None:
-        """Decode strictly; a JSON answer that is not tool-shaped is data, kept as plain text."""
+        """Decode strictly; a JSON answer that is not tool-shaped is data, kept as plain text.
+
+        An envelope cut short (a token limit) is read here too, before any strategy can take
+        markup quoted in its content for a call: see `read_cut_envelope`.
+        """
         try:
             value = loads_strict(text)
         except (ValueError, RecursionError):
-            return None
-        parsed = interpret_json(value, explicit=True)
+            return read_cut_envelope(text) if text.lstrip()[:1] == "{" else None
+        parsed = interpret_json(value, explicit=True) or content_only_envelope(value)
         # Valid JSON that is not tool-shaped is a data answer: claim it so that no later, looser
         # strategy goes looking for calls inside its strings.
         return parsed if parsed is not None else Parsed(text=text)
@@ -90,7 +95,7 @@ class LenientJsonDocument:
                 return None  # Not one broken call: left to the looser strategies (several objects, data).
             reason = f"the answer is a JSON tool call, but not readable JSON ({exc})"
             return Parsed(text=text, rejected=[RejectedCall(None, text, reason, "malformed")])
-        return interpret_json(value, explicit=True)
+        return interpret_json(value, explicit=True) or content_only_envelope(value)
 
 
 def _looks_tool_shaped(text: str) -> bool:

@@ -1,0 +1,205 @@
+"""Stream events from a json-mode answer: the envelope's content as it grows, each call once it closes.
+
+`IncrementalParser(json_mode=True)` hands the answer here when it starts with `{`. What is shown
+early, and why it is certain:
+
+- The `content` string, decoded, as it arrives, once the object reads as the envelope (only
+  envelope keys so far, or a calls array or `needsMoreWork` seen): `parse_response` reads such an
+  object the same way, whole or cut short (`read_cut_envelope`).
+- For each item of the calls array: `ToolCallStarted` once its `name` closed, `ToolCallDelta`s as
+  its `arguments` grow (the decoded string in json_schema mode, the object's JSON text in
+  json_object mode), and `ToolCallComplete` when the item's object closes, checked against the
+  tools exactly as `parse_response` checks it (`accept_calls`). A call that is rejected gets its
+  `ToolCallComplete` at `finish()`, with the completion's other rejections and in their order
+  (a rejected call is never run; the client repairs after the end).
+
+Indices are the calls' positions in the array. When the finished answer is not the envelope it
+started as (a provider that broke JSON mode: text after the object, a second `content`, data
+keys), what was shown cannot be taken back: the completion then carries a warning saying so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .._envelope import Completion, RejectedCall, ToolCall
+from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._tools import Tool, ToolLike, to_tools
+from ._envelope_reader import EnvelopeItem, EnvelopeReader
+from ._parse import accept_calls
+from ._partial_json import read_partial
+from ._types import Candidate
+
+# Arguments up to this long are sent and re-read (`read_partial`) on every piece. Longer ones are
+# sent once they grew by an eighth and re-read once they doubled, so a megabyte of arguments in
+# 4-character chunks costs linear time, not a copy and a re-read per chunk.
+_SMALL_ARGUMENTS = 1024
+MISMATCH_WARNING = (
+    "the streamed events do not match this completion: the answer did not stay the JSON envelope "
+    "it started as ({}); this completion is the answer as parsed"
+)
+
+
+@dataclass(slots=True)
+class _Arguments:
+    """What was sent of one call's arguments."""
+
+    seen: int = 0  # Pieces of `EnvelopeItem.arguments` counted so far.
+    sent: int = 0  # Pieces sent in a delta.
+    waiting: int = 0  # Characters counted but not sent.
+    text: str = ""
+    read: int = 0  # How long the text was when last read by `read_partial`.
+    partial: dict[str, Any] | None = None
+
+
+class EnvelopeStream:
+    """The json-mode half of `IncrementalParser`: feed it the answer, then `finish` with the completion."""
+
+    def __init__(self, tools: Sequence[ToolLike] | None, strict: bool) -> None:
+        self._tools = tools
+        self._strict = strict
+        self._tool_map: dict[str, Tool] | None = None
+        self._reader = EnvelopeReader()
+        self._content_sent = 0
+        self._emitted: list[str] = []
+        self._started: dict[int, str] = {}
+        self._arguments: dict[int, _Arguments] = {}
+        self._accepted: list[tuple[int, ToolCall]] = []
+        self._rejected: list[tuple[int, RejectedCall]] = []
+        self._done: set[int] = set()
+
+    def feed(self, chunk: str) -> list[StreamEvent]:
+        """Read a piece of the answer; return the events it made certain."""
+        reader = self._reader
+        if reader.broken:
+            return []
+        reader.feed(chunk)
+        events: list[StreamEvent] = []
+        content = reader.content
+        if len(content) > self._content_sent and reader.content_keys == 1 and reader.envelope_likely:
+            text = "".join(content[self._content_sent :])
+            self._content_sent = len(content)
+            self._emitted.append(text)
+            events.append(TextDelta(text))
+        if reader.touched:
+            if not reader.odd:
+                for item in reader.touched:
+                    self._item_events(item, events)
+            reader.touched.clear()
+        return events
+
+    def _item_events(self, item: EnvelopeItem, events: list[StreamEvent]) -> None:
+        index = item.index
+        if index in self._done:
+            return
+        if index not in self._started and item.name is not None:
+            self._started[index] = item.name
+            events.append(ToolCallStarted(index, item.name))
+        if index in self._started:
+            self._arguments_delta(item, events)
+        if not item.closed:
+            return
+        self._done.add(index)
+        reading = item.reading
+        if isinstance(reading, Candidate):
+            accepted, rejected = accept_calls([reading], self._tools_by_name(), self._strict)
+        else:
+            accepted, rejected = [], [reading] if reading is not None else []
+        if accepted:
+            call = accepted[0]
+            if index not in self._started:
+                self._started[index] = call.name
+                events.extend(_whole_call(index, call))
+            events.append(ToolCallComplete(index, call=call))
+            self._accepted.append((index, call))
+        else:
+            self._rejected.extend((index, r) for r in rejected)
+
+    def _arguments_delta(self, item: EnvelopeItem, events: list[StreamEvent]) -> None:
+        state = self._arguments.setdefault(item.index, _Arguments())
+        pieces = item.arguments
+        for piece in pieces[state.seen :]:
+            state.waiting += len(piece)
+        state.seen = len(pieces)
+        if not state.waiting:
+            return
+        small = len(state.text) + state.waiting <= _SMALL_ARGUMENTS
+        if not (item.closed or small or state.waiting * 8 >= len(state.text)):
+            return
+        delta = "".join(pieces[state.sent :])
+        state.sent, state.waiting = len(pieces), 0
+        state.text += delta
+        if item.closed and isinstance(item.reading, Candidate):
+            state.partial = item.reading.arguments  # Read whole already: no second pass over a long text.
+        elif small or item.closed or len(state.text) >= 2 * state.read:
+            state.partial, state.read = read_partial(state.text), len(state.text)
+        events.append(ToolCallDelta(item.index, delta, state.text, state.partial))
+
+    def _tools_by_name(self) -> dict[str, Tool] | None:
+        if self._tools is None:
+            return None
+        if self._tool_map is None:
+            self._tool_map = to_tools(self._tools)
+        return self._tool_map
+
+    def finish(self, completion: Completion) -> tuple[list[StreamEvent], Completion]:
+        """The events still due for the answer `completion` was parsed from, and the completion."""
+        events: list[StreamEvent] = []
+        problems: list[str] = []
+        shown = "".join(self._emitted)
+        if completion.content.startswith(shown):
+            if rest := completion.content[len(shown) :]:
+                events.append(TextDelta(rest))
+        else:
+            problems.append("its content differs from the text streamed")
+        sent = [call for _, call in self._accepted]
+        if completion.tool_calls[: len(sent)] == sent:
+            remaining = completion.tool_calls[len(sent) :]
+        else:
+            problems.append("calls were streamed that it does not have")
+            remaining = [call for call in completion.tool_calls if call not in sent]
+        # Calls still open (started, never complete) get their own index back when the name matches.
+        open_calls = [(i, name) for i, name in self._started.items() if i not in self._done]
+        used = {*self._started, *self._done}
+        fresh = 0
+
+        def index_for(name: str | None) -> int:
+            nonlocal fresh
+            for position, (index, started) in enumerate(open_calls):
+                if started == name:
+                    del open_calls[position]
+                    return index
+            while fresh in used:
+                fresh += 1
+            used.add(fresh)
+            return fresh
+
+        for call in remaining:
+            index = index_for(call.name)
+            if index not in self._started:
+                events.extend(_whole_call(index, call))
+            events.append(ToolCallComplete(index, call=call))
+        pending = list(self._rejected)
+        for rejected in completion.rejected:
+            match = next((p for p in pending if p[1] == rejected), None)
+            if match is not None:
+                pending.remove(match)
+                index = match[0]
+            else:
+                index = index_for(rejected.name)
+            events.append(ToolCallComplete(index, rejected=rejected))
+        if pending or open_calls:
+            problems.append("calls were started that it does not have")
+        if problems:
+            warning = MISMATCH_WARNING.format("; ".join(problems))
+            completion = replace(completion, warnings=[*completion.warnings, warning])
+        return events, completion
+
+
+def _whole_call(index: int, call: ToolCall) -> list[StreamEvent]:
+    """A call shown all at once: started, its arguments in one delta (as `finish()` shows calls)."""
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return [ToolCallStarted(index, call.name, call.id), ToolCallDelta(index, arguments, arguments, call.arguments)]
