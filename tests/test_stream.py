@@ -353,3 +353,27 @@ def test_raw_response_of_a_stream_keeps_what_send_keeps() -> None:
     for chunk in chunks_of(raw):
         assembler.add(chunk)
     assert assembler.raw() == raw
+
+
+@pytest.mark.parametrize("mode", ["json_schema", "json_object"])
+def test_in_json_modes_the_envelope_streams_its_content_and_calls_as_they_arrive(mode: str) -> None:
+    envelope = '{"content": "Checking the weather in Oslo.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}], "needs_more_work": true}'
+    pieces = [envelope[i : i + 9] for i in range(0, len(envelope), 9)]
+    sent: list[int] = []
+
+    class Counted(Pieces):
+        def __iter__(self) -> Iterator[bytes]:
+            for n, part in enumerate(self.parts):
+                sent.append(n)
+                yield part
+
+    with mock_http() as router:
+        events = chat_sse(pieces).split(b"\n\n")  # One network piece per SSE event.
+        router.post(URL).mock(return_value=httpx.Response(200, stream=Counted([e + b"\n\n" for e in events if e])))
+        client = llmrelay.Client("openai:gpt-4o-mini", api_key="sk-test", mode=mode)  # type: ignore[arg-type]
+        when = [(type(event).__name__, len(sent)) for event in client.stream("Weather in Oslo?", tools=[get_weather])]
+    text_at = [n for name, n in when if name == "TextDelta"]
+    complete_at = [n for name, n in when if name == "ToolCallComplete"]
+    assert text_at and text_at[0] < len(pieces) // 2, "the content streams while the answer arrives"
+    assert complete_at and complete_at[0] < len(pieces), "the call completes before the answer ends"
+    assert when[-1] == ("StreamEnd", len(pieces) + 2)  # Every piece, the finish chunk and [DONE] were read.

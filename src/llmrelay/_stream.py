@@ -28,7 +28,7 @@ Decisions (also in the README's "Streaming" section):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -79,14 +79,17 @@ class TextParser(Protocol):
         ...
 
 
-TextParserFactory = Callable[[list[Tool] | None, bool], TextParser]
+def text_parser(tools: list[Tool] | None, strict: bool, request: Request | None = None) -> TextParser:
+    """The parser for a stream's text: the incremental normalizer (markup never shown, calls read whole).
 
-
-def text_parser(tools: list[Tool] | None, strict: bool) -> TextParser:
-    """The parser for a stream's text: the incremental normalizer (markup never shown, calls read whole)."""
+    In json_schema and json_object modes the answer is llmrelay's envelope (one JSON document,
+    the provider guarantees it): its content and calls are then read as they arrive.
+    """
     from .normalize._incremental import IncrementalParser
 
-    return IncrementalParser(tools, strict=strict)
+    envelope = request is not None and request.schema_name == "envelope"
+    json_mode = envelope and request is not None and request.mode in ("json_schema", "json_object")
+    return IncrementalParser(tools, strict=strict, json_mode=json_mode)
 
 
 class _PartialArguments:
@@ -123,7 +126,7 @@ class StreamState:
         self.strict = strict
         self.assembler = Assembler(provider, request.model)
         self.by_name = {tool.name: tool for tool in request.tools} if request.tools else None
-        self.parser = text_parser(list(request.tools) or None, strict)
+        self.parser = text_parser(list(request.tools) or None, strict, request)
         self._next = 0  # The next event index to hand out.
         self._native: dict[int, int] = {}  # native call index -> event index
         self._parsed: dict[int, int] = {}  # text parser's call index -> event index
