@@ -26,7 +26,8 @@ json_values = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )
-EDITS = ["", "'", '"', ",", ":", "{", "}", "[", "]", "\\", "\n", " ", "//", "#", "True", "None", "NaN", "\u201c", "\x00"]
+EDITS = ["", "'", '"', ",", ":", "{", "}", "[", "]", "\\", "\n", " ", "//", "#", "\u201c", "\x00"]
+EDITS += ["True", "None", "NaN"]
 
 
 @st.composite
