@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import functools
+import os
 import socket
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import llmrelay._client
 from llmrelay import RetryPolicy
@@ -65,3 +67,16 @@ Linear code takes milliseconds on their inputs and a quadratic scan takes minute
 generous never flakes on a busy machine and still catches the bug. Speed itself is measured in
 benchmarks/ (parse_speed.py, lenient_json_speed.py), not asserted here.
 """
+
+
+# Hypothesis: the CI run stays short; `scripts/fuzz.py` runs the same properties under the "fuzz"
+# profile, for as long as it is given. No deadline in either: a busy machine must not fail a test.
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "fuzz",
+    max_examples=int(os.environ.get("LLMRELAY_FUZZ_EXAMPLES", "5000")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -69,8 +69,10 @@ def _to_message(message: MessageLike) -> Message:
         raise ValueError(f"unknown role {message.get('role')!r} (expected system, user, assistant or tool)")
     content = _content_text(message.get("content"))
     if role == "tool":
-        call_id = message.get("tool_call_id") or message.get("id")
-        return Message("tool", content, tool_call_id=str(call_id) if call_id else None, name=message.get("name"))
+        call_id, name = message.get("tool_call_id") or message.get("id"), message.get("name")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"a tool result's name must be text, got {type(name).__name__}")
+        return Message("tool", content, tool_call_id=str(call_id) if call_id else None, name=name)
     calls = tuple(_tool_call(call) for call in message.get("tool_calls") or ())
     return Message(role, content, calls)
 

@@ -116,9 +116,28 @@ def status_error(
 def transport_error(
     exc: BaseException, *, timeout: bool, provider: str, model: str | None, secret: str | None
 ) -> ProviderError:
-    """No answer came: a timeout, or a connection that failed or dropped."""
+    """No answer came: a timeout, or a connection that failed or dropped.
+
+    The SDKs' own words are generic ("Connection error."): what the HTTP library said ("[Errno 104]
+    Connection reset by peer", "Server disconnected without sending a response.") is added to them.
+    """
     cls = ProviderTimeoutError if timeout else ProviderConnectionError
-    return cls(redact(str(exc) or type(exc).__name__, secret), provider=provider, model=model)
+    message = str(exc) or type(exc).__name__
+    if (cause := _first_cause(exc)) is not None and str(cause) not in message:
+        message = f"{message} ({type(cause).__name__}: {cause})"
+    return cls(redact(message, secret), provider=provider, model=model)
+
+
+def _first_cause(exc: BaseException) -> BaseException | None:
+    """The closest exception `exc` was raised from that says something (the HTTP library's, under an SDK's)."""
+    seen = {id(exc)}
+    inner = exc.__cause__ or exc.__context__
+    while inner is not None and id(inner) not in seen:  # A chain can loop back on itself.
+        if str(inner):
+            return inner
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return None
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:

@@ -31,7 +31,7 @@ from .._messages import new_call_id
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
-from ._errors import status_error, transport_error
+from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
 
@@ -301,15 +301,18 @@ class ChatCompletionsAdapter:
         headers = http.headers
         try:
             body = json.loads(http.content)  # Leading blank lines (OpenRouter) are JSON whitespace.
-        except ValueError as exc:
+        except ValueError:
+            body = None  # Not JSON: a proxy's page, an empty or a cut-off body. Raised below, text kept.
+        if not isinstance(body, Mapping):
             raise ServerError(
-                "the answer is not JSON",
+                "the answer is not JSON" if body is None else "the answer is JSON but not an object",
                 provider=self.provider,
                 model=model,
                 status=http.status_code,
                 request_id=headers.get("x-request-id"),
+                body=redact(http.text, self._secret),
                 headers=dict(headers),
-            ) from exc
+            )
         if (error := error_in_body(body)) is not None:
             raise self._status_error(status_in_error(error), body, headers, model)
         raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))

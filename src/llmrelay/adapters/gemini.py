@@ -69,6 +69,7 @@ try:
 except ImportError as exc:
     raise MissingDependencyError(package="google-genai", extra="gemini") from exc
 
+from ._errors import redact
 from ._gemini_errors import PROVIDER as _PROVIDER
 from ._gemini_errors import lower, to_error
 from ._signatures import SignatureMemory
@@ -280,10 +281,21 @@ class GeminiAdapter:
         """Read the answer's JSON as Gemini sent it (the SDK's model of it drops fields it does not know)."""
         http = response.sdk_http_response
         headers = lower(http.headers if http is not None else None)
+        text = http.body if http is not None else None
         try:
-            body = json.loads(http.body or "{}") if http is not None else {}
-        except ValueError as exc:
-            raise ServerError("the answer is not JSON", provider=_PROVIDER, model=model, headers=headers) from exc
+            body = json.loads(text) if text is not None else {}
+        except ValueError:
+            body = None  # Not JSON: a proxy's page, an empty or a cut-off body. Raised below, text kept.
+        if not isinstance(body, Mapping):
+            raise ServerError(
+                "the answer is not JSON" if body is None else "the answer is JSON but not an object",
+                provider=_PROVIDER,
+                model=model,
+                status=200,  # The SDK raised for any other status.
+                request_id=headers.get("x-request-id"),
+                body=redact(str(text), self.options.api_key or _env_key()),
+                headers=headers,
+            )
         candidate = _first(body.get("candidates"))
         texts: list[str] = []
         calls: list[NativeCall] = []

@@ -1,0 +1,113 @@
+"""Properties of the lenient JSON loader and the normalizer on damaged model output.
+
+`tests/normalize/` holds their properties on arbitrary text and on well-formed formats; these start
+from what models really send (JSON, envelopes, tool-call markup) and damage it at random.
+
+- `loads_lenient` on damaged JSON gives a value or raises a `LenientJSONError`, nothing else; when
+  the damage left valid JSON it gives exactly what `json.loads` gives.
+- `parse_response` on damaged envelopes and calls never raises, keeps the text, and every call it
+  accepts has dict arguments and is one of the tools; everything else it found is rejected with a reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from llmrelay import parse_response
+from llmrelay.normalize import LenientJSONError, loads_lenient
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+EDITS = ["", "'", '"', ",", ":", "{", "}", "[", "]", "\\", "\n", " ", "//", "#", "\u201c", "\x00"]
+EDITS += ["True", "None", "NaN"]
+
+
+@st.composite
+def damaged(draw: st.DrawFn, text: str) -> str:
+    """`text` with a few characters deleted, replaced or inserted."""
+    for _ in range(draw(st.integers(1, 4))):
+        start = draw(st.integers(0, len(text)))
+        end = draw(st.integers(start, min(len(text), start + 3)))
+        text = text[:start] + draw(st.sampled_from(EDITS) | st.text(max_size=2)) + text[end:]
+    return text
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal, with NaN equal to NaN and 1 not equal to True."""
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+written = st.tuples(json_values, st.sampled_from([None, 2]), st.booleans()).map(
+    lambda args: json.dumps(args[0], indent=args[1], ensure_ascii=args[2])
+)
+
+
+@given(written.flatmap(damaged))
+def test_damaged_json_is_read_or_refused_with_a_lenient_json_error(text: str) -> None:
+    try:
+        value = loads_lenient(text)
+    except LenientJSONError:
+        value = LenientJSONError
+    try:
+        strict = json.loads(text)
+    except ValueError:
+        return
+    assert value is not LenientJSONError, f"valid JSON refused: {text!r}"
+    assert same(value, strict)
+
+
+TOOLS = [
+    {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    {"name": "add", "parameters": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
+]
+call_values = st.fixed_dictionaries(
+    {"name": st.sampled_from(["get_weather", "add", "nope", ""]) | json_values},
+    optional={"arguments": json_values | st.just({"city": "Paris"}) | st.just('{"a": 1}'), "id": json_values},
+)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> str:
+    """An answer as models write one (an envelope, Hermes tags, a fenced block), often damaged."""
+    calls = draw(st.lists(call_values, max_size=3))
+    form = draw(st.sampled_from(["envelope", "hermes", "fenced", "bare"]))
+    if form == "envelope":
+        text = json.dumps({"content": draw(st.text(max_size=20)), "toolCalls": calls, "needsMoreWork": bool(calls)})
+    elif form == "hermes":
+        text = "".join(f"<tool_call>\n{json.dumps(call)}\n</tool_call>\n" for call in calls)
+    elif form == "fenced":
+        text = "Calling it now.\n```json\n" + json.dumps(calls[0] if len(calls) == 1 else calls) + "\n```"
+    else:
+        text = json.dumps(calls[0] if calls else {})
+    return draw(damaged(text)) if draw(st.booleans()) else text
+
+
+@given(answers(), st.booleans())
+def test_a_damaged_answer_is_read_without_raising_and_nothing_found_is_lost(text: str, strict: bool) -> None:
+    result = parse_response(text, tools=TOOLS, strict=strict)
+    assert result.raw == text
+    assert all(call.name in ("get_weather", "add") and isinstance(call.arguments, dict) for call in result.tool_calls)
+    assert all(rejected.reason for rejected in result.rejected)
+
+
+@given(st.lists(call_values, max_size=3), st.text(max_size=20))
+def test_every_call_of_an_envelope_is_accepted_or_rejected(calls: list[dict[str, Any]], content: str) -> None:
+    text = json.dumps({"content": content, "toolCalls": calls, "needsMoreWork": bool(calls)})
+    result = parse_response(text, tools=TOOLS)
+    assert len(result.tool_calls) + len(result.rejected) == len(calls), (result.tool_calls, result.rejected)
