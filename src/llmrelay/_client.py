@@ -212,7 +212,7 @@ class Client(_Pipeline):
 
     Swapping provider is a change of the model string: "anthropic:claude-sonnet-4-6",
     "gemini:gemini-2.5-flash", "groq:llama-3.3-70b-versatile", "openrouter:…", or
-    "openai-compatible:<model>" with `base_url=` for Ollama, vLLM, LM Studio and the like.
+    `"openai-compatible:<model>"` with `base_url=` for Ollama, vLLM, LM Studio and the like.
     Safe to share between threads: a call keeps its state to itself.
     """
 
