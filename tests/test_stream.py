@@ -7,6 +7,7 @@ import json
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
+import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -377,3 +378,15 @@ def test_in_json_modes_the_envelope_streams_its_content_and_calls_as_they_arrive
     assert text_at and text_at[0] < len(pieces) // 2, "the content streams while the answer arrives"
     assert complete_at and complete_at[0] < len(pieces), "the call completes before the answer ends"
     assert when[-1] == ("StreamEnd", len(pieces) + 2)  # Every piece, the finish chunk and [DONE] were read.
+
+
+async def test_structured_output_is_refused_by_stream_not_sent_to_the_provider() -> None:
+    class Weather(pydantic.BaseModel):
+        city: str
+
+    fake = FakeAdapter(["unused"])
+    with pytest.raises(llmrelay.ConfigError, match="does not take output="):
+        llmrelay.Client("openai:gpt-4o-mini", adapter=fake).stream("Weather?", output=Weather)
+    with pytest.raises(llmrelay.ConfigError, match="does not take output="):
+        llmrelay.AsyncClient("openai:gpt-4o-mini", adapter=fake).stream("Weather?", output=Weather)
+    assert fake.requests == []

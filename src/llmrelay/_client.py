@@ -366,6 +366,7 @@ class Client(_Pipeline):
         from ._stream import run as run_stream
         from ._stream import stream_policy
 
+        _no_output_in_streams(params)
         trace: list[Attempt] = []
         flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
         return run_stream(self, flow, trace)
@@ -464,9 +465,16 @@ class AsyncClient(_Pipeline):
         """The answer as events while it arrives: `async for event in client.stream(...)` (see `Client.stream`)."""
         from ._stream import arun, stream_policy
 
+        _no_output_in_streams(params)
         trace: list[Attempt] = []
         flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
         return arun(self, flow, trace)
+
+
+def _no_output_in_streams(params: Mapping[str, Any]) -> None:
+    # Without this, `output=` would go to the provider as a generation parameter, unnoticed.
+    if "output" in params:
+        raise ConfigError("stream() does not take output=: structured output is not streamed; use complete(output=...)")
 
 
 def _check_mode(mode: object) -> None:
