@@ -3,6 +3,9 @@
     python scripts/make_demo_cassettes.py            # rewrites src/llmrelay/_demo_cassettes/*.yaml
     python scripts/make_demo_cassettes.py --out DIR  # somewhere else (the test compares the two)
 
+The examples replay some of the same cassettes, from their own copy in examples/cassettes/
+(written by the same run, so an example's folder can be copied on its own).
+
 For each scenario of `llmrelay._demo`, one `WireServer` per provider answers scripted replies in
 that provider's wire format, and the real `llmrelay.Client` (provider SDKs, adapters, retries,
 repairs, fallbacks) is driven against it inside `cassette(path, "all")`: the recorder writes what
@@ -48,7 +51,7 @@ REPLIES: Mapping[str, Mapping[str, Sequence[Reply]]] = {
     "text_claude_xml": {
         "openai-compatible": [
             Reply(
-                "Let me check the weather.\n\n<function_calls>\n<invoke name=\"get_weather\">\n"
+                'Let me check the weather.\n\n<function_calls>\n<invoke name="get_weather">\n'
                 '<parameter name="city">Paris</parameter>\n<parameter name="days">3</parameter>\n'
                 "</invoke>\n</function_calls>"
             )
@@ -76,6 +79,10 @@ REPLIES: Mapping[str, Mapping[str, Sequence[Reply]]] = {
     },
 }
 """What each scenario's servers answer, per provider, in order."""
+
+EXAMPLE_CASSETTES = Path(__file__).resolve().parent.parent / "examples" / "cassettes"
+EXAMPLES_USE = ("native_openai", "native_anthropic", "native_gemini", "repair")
+"""The scenarios whose cassettes the examples replay."""
 
 KEPT_REQUEST_HEADERS = frozenset(
     {"content-type", "accept", "anthropic-version", "authorization", "x-api-key", "x-goog-api-key"}
@@ -153,12 +160,20 @@ def record(scenario: Scenario, folder: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Record every scenario; returns the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=CASSETTES, help=f"where to write (default: {CASSETTES})")
+    parser.add_argument(
+        "--examples-out",
+        type=Path,
+        default=EXAMPLE_CASSETTES,
+        help="the examples' copy (default: examples/cassettes)",
+    )
     args = parser.parse_args(argv)
     for scenario in SCENARIOS:
-        record(scenario, args.out)
-        print(f"recorded {args.out / scenario.name}.yaml", file=sys.stderr)
+        for folder in (args.out, args.examples_out) if scenario.name in EXAMPLES_USE else (args.out,):
+            record(scenario, folder)
+            print(f"recorded {folder / scenario.name}.yaml", file=sys.stderr)
     return 0
 
 

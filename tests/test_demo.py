@@ -31,7 +31,10 @@ KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY
 
 def test_the_shipped_cassettes_are_exactly_what_the_script_records(tmp_path: Path) -> None:
     script = runpy.run_path(str(SCRIPT))
-    assert script["main"](["--out", str(tmp_path)]) == 0
+    assert script["main"](["--out", str(tmp_path), "--examples-out", str(tmp_path / "examples")]) == 0
+    for name in script["EXAMPLES_USE"]:
+        made = (tmp_path / "examples" / f"{name}.yaml").read_text(encoding="utf-8")
+        assert (ROOT / "examples" / "cassettes" / f"{name}.yaml").read_text(encoding="utf-8") == made
     shipped = sorted(p.name for p in _demo.CASSETTES.glob("*.yaml"))
     assert shipped == sorted(f"{s.name}.yaml" for s in _demo.SCENARIOS)
     assert sorted(p.name for p in tmp_path.glob("*.yaml")) == shipped
@@ -74,7 +77,14 @@ EXPECTED = {
         "hermes",
         ["ok"],
     ),
-    "text_claude_xml": ("openai-compatible", "qwen2.5:7b", "Let me check the weather.", WEATHER, "anthropic_xml", ["ok"]),
+    "text_claude_xml": (
+        "openai-compatible",
+        "qwen2.5:7b",
+        "Let me check the weather.",
+        WEATHER,
+        "anthropic_xml",
+        ["ok"],
+    ),
     "text_llama_tokens": ("openai-compatible", "llama3.1:8b", "", WEATHER, "llama", ["ok"]),
     "text_malformed_json": (
         "openai-compatible",
@@ -139,3 +149,41 @@ def test_a_missing_cassette_is_reported_not_fetched(tmp_path: Path) -> None:
     out = io.StringIO()
     assert _demo.run(out, folder=tmp_path, width=80) == 1
     assert "MissingCassetteError" in out.getvalue()
+
+
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.mark.parametrize("script", ["quickstart.py", "swap_providers.py", "python_tools.py"])
+def test_each_example_runs_offline(script: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in KEYS}
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script)], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "get_weather" in done.stdout and "'days': 3" in done.stdout
+
+
+def test_the_example_test_file_passes_as_an_app_would_run_it() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in KEYS}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "examples/test_my_app.py",
+        ],
+        capture_output=True,
+        text=True,
+        env={**env, "CI": "1"},
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout

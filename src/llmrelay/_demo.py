@@ -280,7 +280,7 @@ class _Report:
                 if spare >= 0:
                     break
         for position, row in enumerate(rows):
-            cells = [_short(cell, w).ljust(w) for cell, w in zip(row, widths)]
+            cells = [_short(cell, w).ljust(w) for cell, w in zip(row, widths, strict=True)]
             self.out.write("  ".join(cells).rstrip() + "\n")
             if position == 0:
                 self.out.write("  ".join("-" * w for w in widths) + "\n")

@@ -42,9 +42,7 @@ def dump_cassette(interactions: Sequence[Interaction], note: str | None = None) 
     return _comment(note) + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
 
 
-def write_cassette(
-    path: str | os.PathLike[str], interactions: Sequence[Interaction], note: str | None = None
-) -> None:
+def write_cassette(path: str | os.PathLike[str], interactions: Sequence[Interaction], note: str | None = None) -> None:
     """Write the cassette file (its folder created if needed), replacing it whole; `note` as in `dump_cassette`."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
