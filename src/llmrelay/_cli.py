@@ -1,4 +1,8 @@
-"""The `llmrelay` command line: `llmrelay parse [FILE]` shows what llmrelay makes of a model's output."""
+"""The `llmrelay` command line.
+
+`llmrelay parse [FILE]` shows what llmrelay makes of a model's output; `llmrelay demo` replays the
+shipped cassettes through the real client, offline, and prints a report.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +40,28 @@ def _build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--tools", type=Path, help="a JSON file with a list of tool definitions to validate against")
     parse.add_argument("--strict", action="store_true", help="accept only explicit tool-call constructs")
     parse.set_defaults(handler=_parse_command)
+    demo = commands.add_parser(
+        "demo",
+        help="replay recorded answers from four providers and open models, offline, and show the envelope",
+        description="Offline, with no API key: the same request answered by OpenAI, Anthropic, Gemini, Groq and "
+        "open models writing tool calls in text, plus a repair round and a fallback, replayed from the "
+        "cassettes shipped with llmrelay through the real client.",
+    )
+    demo.add_argument("--width", type=int, help="wrap the report to this many columns (default: the terminal's)")
+    demo.set_defaults(handler=_demo_command)
     return parser
+
+
+def _demo_command(args: argparse.Namespace) -> int:
+    from .errors import MissingDependencyError
+
+    try:
+        from . import _demo
+
+        return _demo.run(sys.stdout, width=args.width)
+    except MissingDependencyError as exc:  # The demo replays through the provider SDKs and respx.
+        print(f"llmrelay demo: {exc}", file=sys.stderr)
+        return 1
 
 
 def _parse_command(args: argparse.Namespace) -> int:

@@ -55,3 +55,36 @@ def test_llmrelay_replays_a_cassette_vcrpy_recorded(tmp_path: Path) -> None:
         pieces = list(response.iter_raw())
     assert b"".join(pieces) == recorded
     assert len(pieces) > 3, "served event by event"
+
+
+@pytest.mark.parametrize(
+    ("note", "header"),
+    [
+        ("Made by scripts/x.py.", ["# Made by scripts/x.py."]),
+        ("line one\n\nline three: 'quoted' # not a key\n", ["# line one", "#", "# line three: 'quoted' # not a key"]),
+        ("\n--- !!python/object:os.system\n...", ["# --- !!python/object:os.system", "# ..."]),
+    ],
+)
+def test_a_note_heads_the_file_as_comments_and_both_readers_still_load_it(
+    tmp_path: Path, note: str, header: list[str]
+) -> None:
+    path = tmp_path / "noted.yaml"
+    with WireServer(script=SCRIPT) as server:
+        url = server.base_url_for("openai") + "/chat/completions"
+        with cassette(path, "all", note=note), httpx.Client() as client:
+            recorded = client.post(url, json={"model": "gpt-4o-mini", "messages": []}).content
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[: len(header)] == header
+    assert lines[len(header)] == "interactions:"
+    with cassette(path, "none"), httpx.Client() as client:
+        assert client.post(url, json={"model": "gpt-4o-mini", "messages": []}).content == recorded
+    with vcr.use_cassette(str(path), record_mode="none") as tape, httpx.Client() as client:
+        assert client.post(url, json={"model": "gpt-4o-mini", "messages": []}).content == recorded
+        assert tape.play_count == 1
+
+
+def test_without_a_note_the_file_starts_with_the_interactions(tmp_path: Path) -> None:
+    path = tmp_path / "plain.yaml"
+    with WireServer(script=SCRIPT) as server, cassette(path, "all"), httpx.Client() as client:
+        client.post(server.base_url_for("openai") + "/chat/completions", json={"model": "m"})
+    assert path.read_text(encoding="utf-8").startswith("interactions:\n")

@@ -67,6 +67,7 @@ def cassette(
     redact: Redaction | None = None,
     allow_playback_repeats: bool = False,
     allow_unplayed: bool = False,
+    note: str | None = None,
 ) -> Cassette:
     """Record and replay the HTTP interactions of a block of code in a VCR.py YAML file.
 
@@ -82,6 +83,8 @@ def cassette(
         redact: Rules added to the default redaction (API-key headers, cookies, `key=`).
         allow_playback_repeats: Let a recorded interaction answer more than once.
         allow_unplayed: Do not fail when recorded interactions were never requested.
+        note: Written at the top of the file as `#` comment lines when it is recorded (how it was
+            made, say); YAML readers, vcrpy included, skip it.
 
     Raises:
         ConfigError: an unknown record mode or matcher.
@@ -94,6 +97,7 @@ def cassette(
         redact=redact,
         allow_playback_repeats=allow_playback_repeats,
         allow_unplayed=allow_unplayed,
+        note=note,
     )
 
 
@@ -132,6 +136,7 @@ class Cassette:
         redact: Redaction | None = None,
         allow_playback_repeats: bool = False,
         allow_unplayed: bool = False,
+        note: str | None = None,
     ) -> None:
         if record_mode is not None and record_mode not in RECORD_MODES:
             raise ConfigError(f"record_mode: {record_mode!r} is not one of {list(RECORD_MODES)}")
@@ -145,11 +150,13 @@ class Cassette:
             "redact": redact,
             "allow_playback_repeats": allow_playback_repeats,
             "allow_unplayed": allow_unplayed,
+            "note": note,
         }
         self._matcher = Matcher.of(match_on, ignore_body_fields)
         self._redactor = Redactor(redact)
         self._repeats = allow_playback_repeats
         self._allow_unplayed = allow_unplayed
+        self._note = note
         self._session: _Session | None = None
         self._router: respx.MockRouter | None = None
         self._active: AbstractContextManager[respx.MockRouter] | None = None
@@ -253,7 +260,7 @@ class Cassette:
                 if isinstance(stream, _live.Copy):
                     stream.finish()
         if any(slot.interaction is not None for slot in session.slots):
-            write_cassette(self.path, self.interactions)
+            write_cassette(self.path, self.interactions, self._note)
 
     def _check_all_played(self, session: _Session) -> None:
         unplayed = [i for i in range(len(session.recorded)) if i not in session.played]

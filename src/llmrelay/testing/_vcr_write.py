@@ -32,19 +32,30 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text)
 
 
-def dump_cassette(interactions: Sequence[Interaction]) -> str:
-    """The YAML text of a cassette holding `interactions`, in order."""
+def dump_cassette(interactions: Sequence[Interaction], note: str | None = None) -> str:
+    """The YAML text of a cassette holding `interactions`, in order.
+
+    `note` (how the cassette was made, say) is written first as `#` comment lines, which every
+    YAML reader skips: vcrpy and llmrelay load the file as if it were not there.
+    """
     data = {"interactions": [_interaction(item) for item in interactions], "version": 1}
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+    return _comment(note) + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
 
 
-def write_cassette(path: str | os.PathLike[str], interactions: Sequence[Interaction]) -> None:
-    """Write the cassette file (its folder created if needed), replacing it whole."""
+def write_cassette(path: str | os.PathLike[str], interactions: Sequence[Interaction], note: str | None = None) -> None:
+    """Write the cassette file (its folder created if needed), replacing it whole; `note` as in `dump_cassette`."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(dump_cassette(interactions), encoding="utf-8")
+    partial.write_text(dump_cassette(interactions, note), encoding="utf-8")
     partial.replace(target)  # A run killed while writing leaves the previous file intact.
+
+
+def _comment(note: str | None) -> str:
+    if not note:
+        return ""
+    # Every line of the note becomes a comment line, so no text in it can end the comment early.
+    return "".join(f"# {line}".rstrip() + "\n" for line in note.strip("\n").splitlines())
 
 
 def _interaction(item: Interaction) -> dict[str, Any]:
