@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +26,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     handler: Any = args.handler
-    return int(handler(args))
+    try:
+        return int(handler(args))
+    except BrokenPipeError:  # `llmrelay demo | head`: the reader left; not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # No second error at exit.
+        return 0
 
 
 def _build_parser() -> argparse.ArgumentParser:
