@@ -212,10 +212,10 @@ async def test_memory_is_bounded_per_request_and_does_not_grow_across_rounds() -
         try:
             after: list[int] = []
             peaks: list[int] = []
-            for _ in range(rounds):
+            for round in range(rounds):
                 tracemalloc.reset_peak()
                 start = tracemalloc.get_traced_memory()[0]
-                await complete_all(client, questions)
+                await complete_all(client, [f"{q} of round {round}" for q in questions])  # New text: no cache hits.
                 router.reset()  # respx keeps every call (router and route): the test's record, not the client's.
                 gc.collect()
                 peaks.append(tracemalloc.get_traced_memory()[1] - start)
