@@ -9,6 +9,7 @@ recorded final text.
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from llmrelay import AsyncClient, Client, RunResult
+from llmrelay import AsyncClient, Client, RetryPolicy, RunResult, errors
 from llmrelay.adapters import ProviderOptions
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
@@ -178,3 +179,102 @@ def test_a_fallback_on_step_two_sends_step_ones_results_on_and_runs_no_tool_agai
         ("tool_use", call_id, {"location": "Tokyo"})
     ]
     assert user["content"] == [{"type": "tool_result", "tool_use_id": call_id, "content": "sunny, 22C"}]
+
+
+# --- a fault between steps never runs a tool twice, whatever the fault --------------------------
+
+
+def _http() -> Any:
+    """The HTTP library the installed openai SDK sends with (httpx2 from openai 3, httpx before)."""
+    uses_httpx2 = hasattr(importlib.import_module("openai._base_client"), "httpx2")
+    return importlib.import_module("httpx2" if uses_httpx2 else "httpx")
+
+
+_OVERLOADED = {"error": {"message": "The server is overloaded.", "type": "server_error", "code": None}}
+_RATE_LIMITED = {
+    "error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}
+}
+FAULTS: dict[str, tuple[Callable[[], Any], type[errors.ProviderError]]] = {
+    "429": (lambda: httpx.Response(429, json=_RATE_LIMITED), errors.RateLimitError),
+    "503": (lambda: httpx.Response(503, json=_OVERLOADED), errors.OverloadedError),
+    "timeout": (lambda: _http().ReadTimeout("timed out"), errors.ProviderTimeoutError),
+    "connection-reset": (
+        lambda: _http().ReadError("[Errno 104] Connection reset by peer"),
+        errors.ProviderConnectionError,
+    ),
+    "malformed-body": (
+        lambda: httpx.Response(
+            200, text='{"id": "chatcmpl-1", "choices": [{"mess', headers={"content-type": "application/json"}
+        ),
+        errors.ServerError,
+    ),
+}
+
+
+async def _run(use_async: bool, messages: Any, tool: Callable[..., Any], retry: RetryPolicy) -> RunResult:
+    options: dict[str, Any] = {"api_key": "test-key-0123456789", "learner": CapabilityLearner(), "retry": retry}
+    if use_async:
+        return await AsyncClient(PROVIDERS["openai"].model, **options).run(messages, tools=[tool])
+    return Client(PROVIDERS["openai"].model, **options).run(messages, tools=[tool])
+
+
+def _counting() -> tuple[Callable[..., dict[str, Any]], list[str]]:
+    ran: list[str] = []
+
+    def get_weather(location: str) -> dict[str, Any]:
+        """Weather for a place."""
+        ran.append(location)
+        return weather(location)
+
+    return get_weather, ran
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("fault", list(FAULTS))
+async def test_a_fault_on_step_two_is_retried_and_step_ones_tools_never_run_again(fault: str, use_async: bool) -> None:
+    make, error = FAULTS[fault]
+    tool, ran = _counting()
+    retry = RetryPolicy(max_attempts=3, sleep=lambda s: None, async_sleep=_no_wait)
+    provider = PROVIDERS["openai"]
+    with mock_http() as router:
+        route = router.post(provider.url)
+        route.side_effect = [httpx.Response(200, json=provider.calls), make(), httpx.Response(200, json=provider.final)]
+        result = await _run(use_async, "Weather in Tokyo and Osaka?", tool, retry)
+
+    assert ran == ["Tokyo", "Osaka"], "each call of step 1 ran once"
+    assert (result.stop_reason, result.content, len(route.calls)) == ("done", provider.final_text, 3)
+    step_two = result.steps[1].completion.attempts
+    assert [a.outcome for a in step_two] == ["retry", "ok"] and error.__name__ in (step_two[0].reason or "")
+    assert route.calls[1].request.content == route.calls[2].request.content, "the retry resent the same transcript"
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("fault", list(FAULTS))
+async def test_a_fault_that_outlasts_the_retries_keeps_the_run_so_far_and_resuming_runs_no_tool_twice(
+    fault: str, use_async: bool
+) -> None:
+    make, error = FAULTS[fault]
+    tool, ran = _counting()
+    retry = RetryPolicy(max_attempts=2, sleep=lambda s: None, async_sleep=_no_wait)
+    provider = PROVIDERS["openai"]
+    with mock_http() as router:
+        route = router.post(provider.url)
+        route.side_effect = [httpx.Response(200, json=provider.calls), make(), make()]
+        with pytest.raises(error) as caught:
+            await _run(use_async, "Weather in Tokyo and Osaka?", tool, retry)
+        assert len(route.calls) == 3  # Step 1, then step 2 and its one retry: nothing more.
+
+        partial = caught.value.partial_run
+        assert partial is not None and partial.stop_reason == "error"
+        assert [(m.role, m.tool_call_id) for m in partial.messages[2:]] == [
+            ("tool", c.id) for c in partial.steps[0].completion.tool_calls
+        ]
+        route.side_effect = [httpx.Response(200, json=provider.final)]
+        resumed = await _run(use_async, partial.messages, tool, retry)
+
+    assert ran == ["Tokyo", "Osaka"], "resuming from the run so far ran no tool again"
+    assert resumed.content == provider.final_text
+
+
+async def _no_wait(seconds: float) -> None:
+    return None

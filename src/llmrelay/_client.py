@@ -7,6 +7,7 @@ making each call through the retry policy with the adapter's `send` or `asend`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
@@ -121,6 +122,7 @@ class _Pipeline:
         self._options = {**(providers or {})}
         self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
         self._adapters: dict[str, Adapter] = {}
+        self._adapters_lock = threading.Lock()
         if adapter is not None:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
@@ -144,10 +146,12 @@ class _Pipeline:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
 
     def adapter_for(self, provider: str) -> Adapter:
-        """The adapter for a provider of the plan, built on first use."""
+        """The adapter for a provider of the plan, built on first use (once, whichever threads ask)."""
         if provider not in self._adapters:
-            options = self._options.get(provider, ProviderOptions())
-            self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
+            with self._adapters_lock:  # Two threads must not each build one: each holds its own connections.
+                if provider not in self._adapters:
+                    options = self._options.get(provider, ProviderOptions())
+                    self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
         return self._adapters[provider]
 
     def supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:

@@ -4,7 +4,8 @@ Each provider's body below is written the way that provider streams (event names
 framing as in the conformance recordings), with `<<CUT>>` marking where the tests cut it: after a
 text, one complete call, and half of a second call. Served whole, it gives the full answer; cut
 there (body ends, or the connection drops), the stream ends with `StreamInterrupted` holding the
-text and the complete call, the unfinished call rejected as truncated.
+text and the complete call, the unfinished call rejected as truncated; cut there or inside the next
+event, with retries allowed, it is still one request: what was shown is never asked again.
 """
 
 from __future__ import annotations
@@ -354,3 +355,43 @@ def test_the_request_asks_for_a_stream() -> None:
     assert body["tools"][0]["functionDeclarations"][0]["name"] == "get_weather"
     assert body["contents"] == [{"role": "user", "parts": [{"text": "Weather in Paris and Rome?"}]}]
     assert "automaticFunctionCalling" not in body and "automaticFunctionCalling" not in body.get("generationConfig", {})
+
+
+# --- a truncated stream: how many requests, which error, nothing received lost ---------------------
+
+TRUNCATIONS = {
+    "between-events": lambda provider: provider.cut(),
+    "inside-an-event": lambda provider: provider.cut() + provider.body.split("<<CUT>>")[1][:25].encode(),
+}
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("where", list(TRUNCATIONS))
+@pytest.mark.parametrize("provider", PARAMS)
+async def test_a_truncated_stream_is_sent_once_and_ends_with_everything_received(
+    provider: Provider, where: str, use_async: bool
+) -> None:
+    """Retries are allowed, but the text was shown: one request, `StreamInterrupted`, the partial answer kept."""
+    body = TRUNCATIONS[where](provider)
+    retry = RetryPolicy(max_attempts=3, sleep=lambda seconds: None)
+    with mock_http() as router:
+        route = router.post(provider.url).mock(side_effect=served(provider, Body(body)))
+        with pytest.raises(StreamInterrupted) as caught:
+            if use_async:
+                async_client = llmrelay.AsyncClient(
+                    provider.model, api_key="test-key-123456", retry=retry, **provider.options
+                )
+                async for _ in async_client.stream("Weather?", tools=[get_weather]):
+                    pass
+            else:
+                for _ in client(provider, retry=retry).stream("Weather?", tools=[get_weather]):
+                    pass
+        assert route.call_count == 1
+    error = caught.value
+    assert isinstance(error.__cause__, ProviderConnectionError), repr(error.__cause__)
+    partial = error.partial
+    assert partial.content == "Checking the weather." and "Checking" in partial.raw
+    assert names(partial.tool_calls) == names(CALLS[:1])
+    expected = [("get_weather", "truncated")] if provider.cut_call_seen else []
+    assert [(r.name, r.kind) for r in partial.rejected] == expected
+    assert [a.outcome for a in partial.attempts] == ["error"]
