@@ -149,7 +149,8 @@ def openai_stream(text: str, calls: Sequence[tuple[str, dict[str, Any]]] = ()) -
 def page_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """A clean, offline place for one page's samples; returns the namespace they share."""
     monkeypatch.chdir(tmp_path)
-    for name in ("LLMRELAY_PROFILE", "LLMRELAY_MODEL", "OPENAI_BASE_URL", "GOOGLE_API_KEY"):
+    # CI: the samples show a developer machine (record mode "once" by default, not "none").
+    for name in ("LLMRELAY_PROFILE", "LLMRELAY_MODEL", "OPENAI_BASE_URL", "GOOGLE_API_KEY", "CI"):
         monkeypatch.delenv(name, raising=False)
     for name, value in FAKE_KEYS.items():
         monkeypatch.setenv(name, value)
