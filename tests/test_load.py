@@ -274,8 +274,7 @@ async def test_connections_stay_bounded_by_concurrency_and_broken_off_streams_re
         await asyncio.gather(*(break_off() for _ in range(size)))
         await complete_all(client, ["Hello?"] * size)
         held.append(settled_sockets() - before)
-        # Clients have no close() yet: the pool's sockets are closed through the SDK's client.
-        await client.adapter_for("openai")._client(is_async=True).close()  # type: ignore[attr-defined]
+        await client.aclose()
         assert settled_sockets() <= before
 
     # The pool keeps at most one connection per request that was in flight at once, two ends each

@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
+from typing_extensions import Self
+
 from ._envelope import Attempt, Completion, Mode
 from ._fallback import Step, plan
 from ._flow import Call, Flow, Policy, record_retry, run
@@ -123,6 +125,7 @@ class _Pipeline:
         self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
+        self._given: Adapter | None = adapter  # The caller's to close, not ours.
         if adapter is not None:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
@@ -153,6 +156,13 @@ class _Pipeline:
                     options = self._options.get(provider, ProviderOptions())
                     self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
         return self._adapters[provider]
+
+    def _built_adapters(self) -> list[Adapter]:
+        """The adapters this client made (and so must close), forgotten: a later call builds new ones."""
+        with self._adapters_lock:
+            built = [a for a in self._adapters.values() if a is not self._given]
+            self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
+        return built
 
     def supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
@@ -375,6 +385,23 @@ class Client(_Pipeline):
         flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
         return run_stream(self, flow, trace)
 
+    def close(self) -> None:
+        """Close the connections of the SDK clients this client opened (an `adapter=` you gave is yours).
+
+        Also what `with llmrelay.Client(...) as client:` does at the end. The client stays usable:
+        a later call opens new connections.
+        """
+        for adapter in self._built_adapters():
+            close = getattr(adapter, "close", None)
+            if close is not None:
+                close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
 
 class AsyncClient(_Pipeline):
     """`Client` for asyncio: the same constructor, and `await client.complete(...)`."""
@@ -473,6 +500,24 @@ class AsyncClient(_Pipeline):
         trace: list[Attempt] = []
         flow = self.flow(messages, tools, mode, tool_choice, params, trace, policy=stream_policy(self))
         return arun(self, flow, trace)
+
+    async def aclose(self) -> None:
+        """Close the connections of the SDK clients this client opened (see `Client.close`).
+
+        Also what `async with llmrelay.AsyncClient(...) as client:` does at the end.
+        """
+        for adapter in self._built_adapters():
+            aclose = getattr(adapter, "aclose", None)
+            if aclose is not None:
+                await aclose()
+            elif (close := getattr(adapter, "close", None)) is not None:
+                close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def _no_output_in_streams(params: Mapping[str, Any]) -> None:

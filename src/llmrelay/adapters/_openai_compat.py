@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -172,6 +173,7 @@ class ChatCompletionsAdapter:
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
         self._clients: dict[bool, Any] = {}
+        self._clients_lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
         self._secret: str | None = options.api_key
         self._signatures = SignatureMemory()
 
@@ -275,8 +277,26 @@ class ChatCompletionsAdapter:
     def _client(self, *, is_async: bool) -> Any:
         client = self._clients.get(is_async)
         if client is None:
-            client = self._clients[is_async] = self._new_client(is_async)
+            with self._clients_lock:
+                client = self._clients.get(is_async)
+                if client is None:
+                    client = self._clients[is_async] = self._new_client(is_async)
         return client
+
+    def close(self) -> None:
+        """Close the sync SDK client's connections (an async one's need `aclose`)."""
+        with self._clients_lock:
+            client = self._clients.pop(False, None)
+        if client is not None:
+            client.close()
+
+    async def aclose(self) -> None:
+        """Close every SDK client's connections."""
+        self.close()
+        with self._clients_lock:
+            client = self._clients.pop(True, None)
+        if client is not None:
+            await client.close()
 
     def _new_client(self, is_async: bool) -> Any:
         options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.

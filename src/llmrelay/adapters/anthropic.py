@@ -33,6 +33,7 @@ the other providers.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -214,26 +215,25 @@ class AnthropicAdapter:
         self.options = options
         self._client: anthropic.Anthropic | None = None
         self._async_client: anthropic.AsyncAnthropic | None = None
+        self._lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
 
     def __repr__(self) -> str:
         return f"AnthropicAdapter({self.options!r})"
 
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Claude's answer, or raise a `ProviderError`."""
-        if self._client is None:
-            self._client = _checked(anthropic.Anthropic(**self._client_options()))
+        client = self._sync_sdk()
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
-            response = self._client.messages.with_raw_response.create(**typed, extra_body=extra)
+            response = client.messages.with_raw_response.create(**typed, extra_body=extra)
         return _answer(response.http_response, request.model)
 
     async def asend(self, request: Request) -> RawResponse:
         """The same, without blocking the event loop."""
-        if self._async_client is None:
-            self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+        async_client = self._async_sdk()
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
-            response = await self._async_client.messages.with_raw_response.create(**typed, extra_body=extra)
+            response = await async_client.messages.with_raw_response.create(**typed, extra_body=extra)
         return _answer(response.http_response, request.model)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
@@ -241,11 +241,10 @@ class AnthropicAdapter:
         from ._anthropic_stream import AnthropicStreamReader
         from ._stream_io import chunks
 
-        if self._client is None:
-            self._client = _checked(anthropic.Anthropic(**self._client_options()))
+        client = self._sync_sdk()
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
-            with self._client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
+            with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
                 yield from chunks(http.iter_bytes(), reader, secret=self.options.api_key)
@@ -255,17 +254,43 @@ class AnthropicAdapter:
         from ._anthropic_stream import AnthropicStreamReader
         from ._stream_io import achunks
 
-        if self._async_client is None:
-            self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+        async_client = self._async_sdk()
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
-            async with self._async_client.messages.with_streaming_response.create(
+            async with async_client.messages.with_streaming_response.create(
                 **typed, stream=True, extra_body=extra
             ) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=self.options.api_key):
                     yield chunk
+
+    def _sync_sdk(self) -> anthropic.Anthropic:
+        with self._lock:
+            if self._client is None:
+                self._client = _checked(anthropic.Anthropic(**self._client_options()))
+            return self._client
+
+    def _async_sdk(self) -> anthropic.AsyncAnthropic:
+        with self._lock:
+            if self._async_client is None:
+                self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+            return self._async_client
+
+    def close(self) -> None:
+        """Close the sync SDK client's connections (an async one's need `aclose`)."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    async def aclose(self) -> None:
+        """Close every SDK client's connections."""
+        self.close()
+        with self._lock:
+            client, self._async_client = self._async_client, None
+        if client is not None:
+            await client.close()
 
     def _client_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.

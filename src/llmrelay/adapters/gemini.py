@@ -48,6 +48,7 @@ import base64
 import json
 import os
 import re
+import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -99,6 +100,7 @@ class GeminiAdapter:
         self._client: genai.Client | None = None
         self._signatures = SignatureMemory()  # call id -> Gemini's thoughtSignature (base64)
         self._stream_clients: dict[bool, Any] = {}  # The HTTP clients streams are sent with (sync, async).
+        self._lock = threading.RLock()  # One of each client (one connection pool), whichever threads ask.
 
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
@@ -181,18 +183,45 @@ class GeminiAdapter:
         return stream_url(self.options.base_url, request.model), request_body(contents, config), headers, secret
 
     def _stream_client(self, *, is_async: bool) -> Any:
-        if is_async not in self._stream_clients:
-            from ._gemini_stream import http_module
+        with self._lock:
+            if is_async not in self._stream_clients:
+                from ._gemini_stream import http_module
 
-            library = http_module()
-            # No timeout unless one is set, as google-genai (a long answer streams for minutes).
-            client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
-            self._stream_clients[is_async] = client
-        return self._stream_clients[is_async]
+                library = http_module()
+                # No timeout unless one is set, as google-genai (a long answer streams for minutes).
+                client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
+                self._stream_clients[is_async] = client
+            return self._stream_clients[is_async]
+
+    def close(self) -> None:
+        """Close the sync connections (the SDK's and the streams'); async ones need `aclose`."""
+        with self._lock:
+            sdk, stream = self._client, self._stream_clients.pop(False, None)
+            self._client = None
+        if stream is not None:
+            stream.close()
+        if sdk is not None:
+            sdk.close()
+
+    async def aclose(self) -> None:
+        """Close every connection: the SDK's (sync and async) and the streams'."""
+        with self._lock:
+            sdk, self._client = self._client, None
+            stream = self._stream_clients.pop(True, None)
+        if stream is not None:
+            await stream.aclose()
+        if sdk is not None:
+            await sdk.aio.aclose()
+            sdk.close()
+        self.close()  # The sync stream client, if one was opened too.
 
     # --- the client ---------------------------------------------------------------------------
 
     def _sdk(self) -> genai.Client:
+        with self._lock:
+            return self._sdk_locked()
+
+    def _sdk_locked(self) -> genai.Client:
         if self._client is None:
             if not (self.options.api_key or _env_key()):
                 raise AuthenticationError(
