@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -109,11 +110,24 @@ def _root(url: str) -> str:
 
 
 def _headers(headers: Headers, keep: frozenset[str] | None = None, drop: frozenset[str] = frozenset()) -> Headers:
+    # Lower-cased and sorted: httpx2 keeps the case an SDK wrote, httpx lower-cases, and the files
+    # must be the same whichever SDK major (and so HTTP stack) recorded them.
     return {
-        name: values
-        for name, values in headers.items()
+        name.lower(): values
+        for name, values in sorted(headers.items(), key=lambda item: item[0].lower())
         if (keep is None or name.lower() in keep) and name.lower() not in drop
     }
+
+
+def _canonical_json(body: bytes | None) -> bytes | None:
+    """A JSON body with sorted keys: SDK versions write the same request's fields in other orders."""
+    if not body:
+        return body
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return body
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def stable(roots: Mapping[str, str]):  # type: ignore[no-untyped-def]
@@ -125,7 +139,10 @@ def stable(roots: Mapping[str, str]):  # type: ignore[no-untyped-def]
             if uri.startswith(loopback + "/"):
                 uri = public + uri[len(loopback) :]
         request = dataclasses.replace(
-            item.request, uri=uri, headers=_headers(item.request.headers, keep=KEPT_REQUEST_HEADERS)
+            item.request,
+            uri=uri,
+            headers=_headers(item.request.headers, keep=KEPT_REQUEST_HEADERS),
+            body=_canonical_json(item.request.body),
         )
         response = dataclasses.replace(
             item.response, headers=_headers(item.response.headers, drop=DROPPED_RESPONSE_HEADERS)

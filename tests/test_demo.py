@@ -29,6 +29,19 @@ sys.exit(main(["demo", "--width", "100"]))
 KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY", "OPENROUTER_API_KEY")
 
 
+def _previous_sdk_majors() -> bool:
+    import anthropic
+    import openai
+
+    return int(openai.__version__.split(".")[0]) < 3 or int(anthropic.__version__.split(".")[0]) < 2
+
+
+# The cassettes are made with the current SDK majors. The previous ones (which CI also runs) speak
+# the same API with other headers (anthropic-version, x-api-key instead of Authorization), so
+# their recordings differ by design; the replays below still pass on them.
+@pytest.mark.skipif(
+    _previous_sdk_majors(), reason="cassettes are made with openai 3 / anthropic 2; older SDKs send other headers"
+)
 def test_the_shipped_cassettes_are_exactly_what_the_script_records(tmp_path: Path) -> None:
     script = runpy.run_path(str(SCRIPT))
     assert script["main"](["--out", str(tmp_path), "--examples-out", str(tmp_path / "examples")]) == 0
