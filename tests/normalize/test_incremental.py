@@ -145,7 +145,17 @@ WORDS = ["Hello", " ", "\n", "world.", "all", "assistant", "to", "=", "functools
 @given(pieces=st.lists(st.sampled_from(FRAGMENTS + WORDS), max_size=30), cuts=CUTS, strict=st.booleans())
 def test_text_made_of_format_fragments(pieces: list[str], cuts: list[int], strict: bool) -> None:
     text = "".join(pieces)
-    check_invariants(text, split(text, cuts), strict=strict)
+    chunks = split(text, cuts)
+    during, after, completion = stream(chunks, strict=strict)
+    if completion.warnings and completion.warnings[-1].startswith("the streamed events do not match"):
+        # Formats mixed so that a later, higher-priority one changes how a call shown early reads:
+        # the one documented exception, said in the warnings. The rest still holds.
+        final = parse_response(text, strict=strict)
+        assert replace(completion, warnings=final.warnings) == final
+        shown = [e for events in [*during, after] for e in events if isinstance(e, TextDelta)]
+        assert "".join(e.text for e in shown) == completion.content
+        return
+    check_invariants(text, chunks, strict=strict)
 
 
 @SETTINGS
@@ -190,18 +200,70 @@ def test_what_streams_before_the_end(answer: str, early: str) -> None:
     assert check_invariants(answer, [answer]) == early
 
 
-def test_calls_and_rejections_come_at_the_end_in_order() -> None:
+def test_an_accepted_call_is_shown_when_its_block_closes_and_rejections_at_the_end() -> None:
     tools = [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
     answer = HERMES + '\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>'
-    during, after, completion = stream(one_char_chunks(answer), tools)
-    assert all(events == [] for events in during)
-    assert [type(e) for e in after] == [ToolCallStarted, ToolCallDelta, ToolCallComplete, ToolCallComplete]
-    started, delta, accepted, rejected = after
+    chunks = one_char_chunks(answer)
+    during, after, completion = stream(chunks, tools)
+    shown_at = [n for n, events in enumerate(during) if events]
+    assert shown_at == [len(HERMES) - 1], "shown by the chunk that closed its block"
+    started, delta, accepted = during[len(HERMES) - 1]
     assert started == ToolCallStarted(0, "get_weather")
     assert delta == ToolCallDelta(0, '{"city": "Paris"}', '{"city": "Paris"}', {"city": "Paris"})
-    assert accepted.call == completion.tool_calls[0]
-    assert (rejected.index, rejected.rejected) == (1, completion.rejected[0])
-    assert completion.rejected[0].kind == "unknown_tool"
+    assert accepted == ToolCallComplete(0, call=completion.tool_calls[0])
+    assert after == [ToolCallComplete(1, rejected=completion.rejected[0])]
+    assert completion.rejected[0].kind == "unknown_tool" and completion.warnings == []
+
+
+# One call per family whose construct has a closing token, and the text after it (fed a character at a time).
+# (Fenced JSON and bare JSON calls have none that settles the reading: they are shown at the end.)
+CLOSED_EARLY = [
+    ("hermes", HERMES, "\nDone."),
+    (
+        "claude xml",
+        '<function_calls><invoke name="get_weather"><parameter name="city">Paris</parameter></invoke></function_calls>',
+        "\nOk.",
+    ),
+    (
+        "qwen3 coder",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+        "\nOk.",
+    ),
+    (
+        "harmony",
+        '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>',
+        "",
+    ),
+    (
+        "kimi k2",
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "call", "after"), CLOSED_EARLY, ids=[c[0] for c in CLOSED_EARLY])
+def test_a_call_in_text_is_shown_before_the_answer_ends(family: str, call: str, after: str) -> None:
+    answer = call + after + "\n" + "More text follows here. " * 5
+    during, _, completion = stream(one_char_chunks(answer))
+    assert [c.name for c in completion.tool_calls] == ["get_weather"], family
+    shown = [n for n, events in enumerate(during) if any(isinstance(e, ToolCallComplete) for e in events)]
+    assert shown and shown[0] < len(call) + len(after) + 2, f"{family}: shown only at the end"
+    check_invariants(answer, one_char_chunks(answer))
+
+
+def test_a_call_shown_early_that_a_later_format_overrides_is_said_in_the_warnings() -> None:
+    # A Hermes block, then Mistral's [TOOL_CALLS], which is tried first: the whole answer reads otherwise.
+    answer = HERMES + '\n[TOOL_CALLS][{"name": "get_time", "arguments": {}}]'
+    during, after, completion = stream(one_char_chunks(answer))
+    final = parse_response(answer)
+    events = [e for events in during for e in events] + after
+    if [c.name for c in final.tool_calls] == ["get_weather"]:
+        pytest.skip("the registry reads this answer as Hermes: no disagreement to show")
+    assert completion.warnings[-1].startswith("the streamed events do not match this completion")
+    assert replace(completion, warnings=final.warnings) == final
+    shown = [e.call.name for e in events if isinstance(e, ToolCallComplete) and e.call]
+    assert shown[: len(shown) - len(final.tool_calls)] == ["get_weather"]
 
 
 def test_a_registered_strategy_stops_early_text() -> None:

@@ -8,7 +8,9 @@ the same answer may be split into chunks:
 2. The `TextDelta`s, concatenated, are exactly that completion's `content`: a delta is emitted
    only once no continuation of the answer can change it, so nothing is shown and taken back.
 3. The `ToolCallComplete` events are the completion's `tool_calls`, then its `rejected`, in
-   order, one each.
+   order, one each. An accepted call is shown as soon as its construct closes (see
+   `_calls_closed_by`); the one exception, an answer mixing formats so that a later one changes
+   the reading, is said in the completion's `warnings`.
 
 How holding back works. Until the answer is complete, the normalizer's choice of strategy can
 still change: markup written later (another tool-call format, a truncated envelope, a
@@ -18,8 +20,8 @@ the prose before its first piece of markup, trimmed, at the head of the content,
 without markup comes back unchanged. So prose streams word by word (a word once the space after
 it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
 or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, everything waits for `finish()`,
-which emits the rest of the content and the calls. The start of an answer is held back where it
+`Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, text waits for `finish()`,
+which emits the rest of the content and the calls not shown yet. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
 `[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
 a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
@@ -35,8 +37,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from .._envelope import Completion
+from .._envelope import Completion, ToolCall
 from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
@@ -51,6 +54,26 @@ _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
 _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the names are shorter).
+# Where a whole tool-call construct has just closed, and the formats that close it so: only outer
+# closers (an inner one, like `</invoke>` before `</function_calls>`, leaves the construct open).
+_CLOSED_BY = {
+    "</tool_call>": ("hermes", "qwen3_coder", "glm"),
+    "</function_calls>": ("anthropic_xml", "function_calls_json"),
+    "</tool_calls>": ("jamba",),
+    "<|tool_calls_section_end|>": ("special_tokens",),
+    "<｜tool▁calls▁end｜>": ("deepseek",),
+    "<|call|>": ("harmony",),
+    "<|eom_id|>": ("llama",),
+}
+_CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
+_CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.
+_MAX_EARLY_READINGS = 32
+"""Calls read before the end, at most this many times a stream: each reading parses the text so
+far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""
+_CHANGED = (
+    "the streamed events do not match this completion: a call shown while the answer arrived is not "
+    "read the same from the whole answer (later text changed which format the answer is in)"
+)
 
 
 class IncrementalParser:
@@ -87,6 +110,10 @@ class IncrementalParser:
         """The json-mode reader, once the answer started with `{` (see `_envelope_stream`)."""
         self._json_head: str | None = "" if json_mode and self._streaming else None
         """In json mode, the blank start of the answer, until its first character decides."""
+        self._early_calls: list[ToolCall] = []
+        """Calls already shown, read from the answer so far when one of them closed."""
+        self._readings_left = _MAX_EARLY_READINGS if self._streaming else 0
+        self._closer_tail = ""
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
@@ -105,6 +132,9 @@ class IncrementalParser:
                 self._envelope = EnvelopeStream(self._tools, self._strict)
                 return self._envelope.feed(head)
             chunk = head  # Not an envelope after all: read as any answer, from its start.
+        return self._text_events(chunk) + self._calls_closed_by(chunk)
+
+    def _text_events(self, chunk: str) -> list[StreamEvent]:
         if not self._streaming or not chunk:
             return []
         if self._head is not None:
@@ -133,14 +163,44 @@ class IncrementalParser:
         events: list[StreamEvent] = []
         if rest := completion.content[sum(map(len, self._emitted)) :]:
             events.append(TextDelta(rest))
-        for index, call in enumerate(completion.tool_calls):
-            arguments = json.dumps(call.arguments, ensure_ascii=False)
-            events.append(ToolCallStarted(index, call.name, call.id))
-            events.append(ToolCallDelta(index, arguments, arguments, call.arguments))
-            events.append(ToolCallComplete(index, call=call))
-        first = len(completion.tool_calls)
+        shown = len(self._early_calls)
+        if completion.tool_calls[:shown] == self._early_calls:
+            events.extend(_call_events(shown, completion.tool_calls[shown:]))
+            first = len(completion.tool_calls)
+        else:  # Rare (see `_calls_closed_by`): said in the warnings, and the final calls follow the shown ones.
+            completion = replace(completion, warnings=[*completion.warnings, _CHANGED])
+            events.extend(_call_events(shown, completion.tool_calls))
+            first = shown + len(completion.tool_calls)
         events.extend(ToolCallComplete(first + i, rejected=r) for i, r in enumerate(completion.rejected))
         return events, completion
+
+    def _calls_closed_by(self, chunk: str) -> list[StreamEvent]:
+        """The calls that are complete now that `chunk` closed one: shown before the answer ends.
+
+        When a closer arrives (`</tool_call>`, `<|call|>`, …) the answer so far is read as
+        `parse_response` would read it, and its accepted calls not yet shown are shown. Later text
+        could in principle still change the reading (a second, higher-priority format further on);
+        then `finish()` notes it in the completion's `warnings`. Rejections wait for `finish()`.
+        """
+        window = self._closer_tail + chunk
+        self._closer_tail = window[-_CLOSER_OVERLAP:]
+        if self._readings_left <= 0 or _CALL_CLOSER.search(window) is None:
+            return []
+        self._readings_left -= 1
+        # Read up to the last closer only: text after it may be a call still being written, which
+        # the normalizer would read as it stands (`<invoke name="f">` alone is a call without arguments).
+        *_, last = _CALL_CLOSER.finditer(window)
+        text = "".join(self._chunks)
+        so_far = parse_response(text[: len(text) - len(window) + last.end()], self._tools, strict=self._strict)
+        if so_far.format not in _CLOSED_BY[last.group()]:
+            return []  # The closer is not the one of the format that read the answer: not settled.
+        shown = len(self._early_calls)
+        if so_far.tool_calls[:shown] != self._early_calls:
+            self._readings_left = 0  # The reading changed: show no more until the end.
+            return []
+        new = so_far.tool_calls[shown:]
+        self._early_calls.extend(new)
+        return _call_events(shown, new)
 
     def _scan(self, chunk: str) -> list[StreamEvent]:
         """Look for a trigger in the new text; emit the words before it, or all complete words."""
@@ -165,6 +225,17 @@ class IncrementalParser:
             return []
         self._emitted.append(text)
         return [TextDelta(text)]
+
+
+def _call_events(first: int, calls: Sequence[ToolCall]) -> list[StreamEvent]:
+    """Started, the arguments, Complete: for each call, numbered from `first`."""
+    events: list[StreamEvent] = []
+    for index, call in enumerate(calls, first):
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        events.append(ToolCallStarted(index, call.name, call.id))
+        events.append(ToolCallDelta(index, arguments, arguments, call.arguments))
+        events.append(ToolCallComplete(index, call=call))
+    return events
 
 
 def _complete_words(text: str) -> str:
