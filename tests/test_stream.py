@@ -52,19 +52,19 @@ def shown_text(events: list[StreamEvent]) -> str:
 
 
 def test_partial_arguments_are_read_again_often_enough_and_never_quadratically(monkeypatch: pytest.MonkeyPatch) -> None:
-    from llmrelay._stream import _PartialArguments
     from llmrelay.normalize import _partial_json
+    from llmrelay.normalize._partial_json import GrowingArguments
 
     reads: list[int] = []
     real = _partial_json.read_partial
     monkeypatch.setattr(_partial_json, "read_partial", lambda text: reads.append(len(text)) or real(text))
     arguments = json.dumps({"path": "notes.txt", "text": "x" * 200_000, "mode": "w"})
-    partial = _PartialArguments()
+    partial = GrowingArguments()
     seen = [partial.read(arguments[:end]) for end in range(4, len(arguments) + 1, 4)]
     assert sum(reads) < 8 * len(arguments), "the text was read again far too often"
     assert seen[0] is None and all(not v or "notes.txt".startswith(v["path"]) for v in seen), "older readings stay true"
     assert seen[-1] is not None and len(seen[-1].get("text", "")) > 150_000, "and are never far behind"
-    short = _PartialArguments()  # Short arguments are read on every delta.
+    short = GrowingArguments()  # Short arguments are read on every delta.
     assert [short.read(t) for t in ('{"city": "Pa', '{"city": "Paris", "days": 3}')] == [
         {"city": "Pa"},
         {"city": "Paris", "days": 3},

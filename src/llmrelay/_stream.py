@@ -41,6 +41,7 @@ from ._respond import to_completion
 from ._tools import Tool
 from ._types import NativeCall, RawResponse, Request
 from .errors import ProviderError, StreamInterrupted
+from .normalize._partial_json import GrowingArguments
 
 if TYPE_CHECKING:
     from ._client import _Pipeline
@@ -92,29 +93,6 @@ def text_parser(tools: list[Tool] | None, strict: bool, request: Request | None 
     return IncrementalParser(tools, strict=strict, json_mode=json_mode)
 
 
-class _PartialArguments:
-    """`ToolCallDelta.partial_arguments` for one call, at a linear total cost.
-
-    Reading the arguments so far is one pass over them; doing it on every delta of a long
-    argument (a file's contents, in pieces of a few characters) would be quadratic. Short
-    arguments are read again on every delta; past that, only once they have grown by a quarter
-    since the last reading, and the last reading is shown in between (still true, only older).
-    """
-
-    _ALWAYS_BELOW = 512
-
-    def __init__(self) -> None:
-        self._read_at = 0
-        self._value: dict[str, Any] | None = None
-
-    def read(self, text: str) -> dict[str, Any] | None:
-        if len(text) < self._ALWAYS_BELOW or len(text) - self._read_at >= self._read_at // 4:
-            from .normalize._partial_json import read_partial
-
-            self._read_at, self._value = len(text), read_partial(text)
-        return self._value
-
-
 # --- one streamed answer -----------------------------------------------------------------------
 
 
@@ -132,7 +110,7 @@ class StreamState:
         self._parsed: dict[int, int] = {}  # text parser's call index -> event index
         self._open: list[int] = []  # native calls started, not complete
         self._done: list[int] = []  # native calls complete
-        self._partial: dict[int, _PartialArguments] = {}  # native call index -> its arguments so far
+        self._partial: dict[int, GrowingArguments] = {}  # native call index -> its arguments so far
 
     def feed(self, chunk: Chunk) -> list[StreamEvent]:
         """The events one chunk makes certain."""
@@ -177,7 +155,7 @@ class StreamState:
             events.append(ToolCallStarted(self._native[piece.index], call.name, call.id))
         if piece.arguments and piece.index in self._open:
             text = self.assembler.arguments(piece.index)
-            partial = self._partial.setdefault(piece.index, _PartialArguments()).read(text)
+            partial = self._partial.setdefault(piece.index, GrowingArguments()).read(text)
             events.append(ToolCallDelta(self._native[piece.index], piece.arguments, text, partial))
         return events
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._envelope import Completion, RejectedCall, ToolCall
@@ -30,13 +30,13 @@ from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, T
 from .._tools import Tool, ToolLike, to_tools
 from ._envelope_reader import EnvelopeItem, EnvelopeReader
 from ._parse import accept_calls
-from ._partial_json import read_partial
+from ._partial_json import GrowingArguments
 from ._types import Candidate
 
-# Arguments up to this long are sent and re-read (`read_partial`) on every piece. Longer ones are
-# sent once they grew by an eighth and re-read once they doubled, so a megabyte of arguments in
-# 4-character chunks costs linear time, not a copy and a re-read per chunk.
-_SMALL_ARGUMENTS = 1024
+# Arguments up to this long are sent on every piece. Longer ones are sent once they grew by an
+# eighth (and read as `GrowingArguments` reads them), so a megabyte of arguments in 4-character
+# chunks costs linear time, not a copy and a re-read per chunk.
+_SMALL_ARGUMENTS = GrowingArguments.ALWAYS_BELOW
 MISMATCH_WARNING = (
     "the streamed events do not match this completion: the answer did not stay the JSON envelope "
     "it started as ({}); this completion is the answer as parsed"
@@ -51,8 +51,8 @@ class _Arguments:
     sent: int = 0  # Pieces sent in a delta.
     waiting: int = 0  # Characters counted but not sent.
     text: str = ""
-    read: int = 0  # How long the text was when last read by `read_partial`.
     partial: dict[str, Any] | None = None
+    reader: GrowingArguments = field(default_factory=GrowingArguments)
 
 
 class EnvelopeStream:
@@ -134,8 +134,8 @@ class EnvelopeStream:
         state.text += delta
         if item.closed and isinstance(item.reading, Candidate):
             state.partial = item.reading.arguments  # Read whole already: no second pass over a long text.
-        elif small or item.closed or len(state.text) >= 2 * state.read:
-            state.partial, state.read = read_partial(state.text), len(state.text)
+        else:
+            state.partial = state.reader.read(state.text, now=item.closed)
         events.append(ToolCallDelta(item.index, delta, state.text, state.partial))
 
     def _tools_by_name(self) -> dict[str, Tool] | None:

@@ -159,3 +159,25 @@ class _Reader:
         if position == self.end:
             return _MISSING, self.end
         raise _Unreadable(f"unexpected {self.text[position]!r} at {position}")
+
+
+class GrowingArguments:
+    """`read_partial` for arguments that keep arriving, at a linear total cost.
+
+    Reading the arguments so far is one pass over them; doing it on every piece of a long
+    argument (a file's contents, in pieces of a few characters) would be quadratic. Short
+    arguments are read again on every piece; past that, only once they have grown by a quarter
+    since the last reading, and the last reading is given in between (still true, only older).
+    """
+
+    ALWAYS_BELOW = 1024
+
+    def __init__(self) -> None:
+        self._read_at = 0
+        self._value: dict[str, Any] | None = None
+
+    def read(self, text: str, *, now: bool = False) -> dict[str, Any] | None:
+        """The reading of `text`, the arguments so far (`now`: read it again whatever its length)."""
+        if now or len(text) < self.ALWAYS_BELOW or len(text) - self._read_at >= self._read_at // 4:
+            self._read_at, self._value = len(text), read_partial(text)
+        return self._value
