@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._envelope import RejectedCall, ToolCall
-from ._messages import new_call_id
-from ._tools import Tool
+from .._envelope import RejectedCall, ToolCall
+from .._messages import new_call_id
+from .._tools import Tool
 
 
 @dataclass(frozen=True)
