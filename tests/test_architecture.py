@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,3 +185,31 @@ def test_no_two_module_level_functions_share_the_name_run(name: str) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
     ]
     assert defining == []  # `run` is `Client.run` only.
+
+
+def test_the_tool_loop_reads_its_tools_once_not_once_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    import llmrelay._pipeline.setup as setup
+    import llmrelay._tool_loop.loop as loop
+    from llmrelay import Client
+    from llmrelay.adapters import NativeCall, RawResponse
+    from llmrelay.capabilities import CapabilityLearner
+    from llmrelay.testing import FakeAdapter
+
+    counted: dict[str, int] = {"loop": 0, "setup": 0}
+    for name, module in (("loop", loop), ("setup", setup)):
+
+        def counting(tools: Any, _name: str = name, _real: Any = module.to_tools) -> Any:
+            counted[_name] += 1
+            return _real(tools)
+
+        monkeypatch.setattr(module, "to_tools", counting)
+
+    def get_weather(city: str) -> str:
+        """Weather for a city."""
+        return "sunny"
+
+    calls = (NativeCall("get_weather", '{"city": "Paris"}', "c1"),)
+    fake = FakeAdapter([RawResponse("fake", "m", "", calls, "tool_calls"), "Sunny in Paris."])
+    client = Client("openai:gpt-4o-mini", api_key="k", adapter=fake, learner=CapabilityLearner())
+    result = client.run("Weather in Paris?", tools=[get_weather])
+    assert (len(result.steps), counted) == (2, {"loop": 1, "setup": 0})

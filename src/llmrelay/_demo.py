@@ -301,4 +301,4 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-__all__ = ["CASSETTES", "PUBLIC_ROOTS", "QUESTION", "SCENARIOS", "Scenario", "ask", "make_client", "replay", "run"]
+__all__ = ["CASSETTES", "PUBLIC_ROOTS", "QUESTION", "SCENARIOS", "Scenario", "ask", "make_client", "replay", "run_demo"]

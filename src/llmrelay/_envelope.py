@@ -197,22 +197,25 @@ def new_completion(
     `__init__`; tests check both, and that `attempts` is the only later factory.
     """
     completion: Completion = object.__new__(Completion)
-    completion.__dict__.update(
-        content=content,
-        tool_calls=tool_calls,
-        needs_more_work=needs_more_work,
-        rejected=rejected,
-        raw=raw,
-        format=format,
-        error=error,
-        warnings=warnings,
-        attempts=[],
-    )
+    stored = completion.__dict__  # One store per field: what `dataclasses` would generate, written out.
+    stored["content"] = content
+    stored["tool_calls"] = tool_calls
+    stored["needs_more_work"] = needs_more_work
+    stored["rejected"] = rejected
+    stored["raw"] = raw
+    stored["format"] = format
+    stored["error"] = error
+    stored["warnings"] = warnings
+    stored["attempts"] = []
     return completion
 
 
 def new_tool_call(name: str, arguments: dict[str, Any], id: str | None = None) -> ToolCall:
     """A `ToolCall`, made without the frozen dataclass's `__init__` (see `new_completion`)."""
     call: ToolCall = object.__new__(ToolCall)
-    call.__dict__.update(name=name, arguments=arguments, id=id, signature=None)
+    stored = call.__dict__
+    stored["name"] = name
+    stored["arguments"] = arguments
+    stored["id"] = id
+    stored["signature"] = None
     return call

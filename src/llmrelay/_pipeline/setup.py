@@ -11,7 +11,7 @@ import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import Any, get_args
 
 from .._envelope import MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
@@ -28,7 +28,7 @@ from .plan import Step, plan
 from .repair import RepairTrigger, problems
 from .retry import RetryPolicy
 
-_FEATURES = ("native_tools", "json_schema", "json_object", "parallel_tool_calls")
+_FEATURES: tuple[Feature, ...] = get_args(Feature)
 _shared_learner = CapabilityLearner()
 """What models rejected, learned by every client of this process unless one is given its own."""
 
@@ -211,7 +211,7 @@ class Pipeline:
     def _learn(self, step: Step, error: ProviderError) -> None:
         """Tell the learner when a model refused a mode itself, so it is not chosen again."""
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
-            self.learner.record_rejection(step.provider, step.model, cast(Feature, error.feature), error.message)
+            self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
     def _send(self, trace: list[Attempt], call: Call) -> Any:
         """One call through the retry policy (sync)."""
