@@ -41,7 +41,7 @@ class Policy:
     strict: bool
     """Accept only explicit tool-call constructs in text."""
     trigger: RepairTrigger
-    """What counts as a broken answer (`_repair.problems` by default)."""
+    """What counts as a broken answer (`repair.problems` by default)."""
     max_tokens_on_length: int | None
     """When set, an answer cut off at the token limit is asked again once with this budget."""
     learn: Callable[[Step, ProviderError], None]

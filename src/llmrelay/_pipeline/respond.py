@@ -55,7 +55,7 @@ def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishR
 def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool) -> Completion:
     """Build the envelope for one answer: native calls, then calls read from the text.
 
-    The trace and the summed usage of the whole request are added by the flow (`_flow._finish`).
+    The trace and the summed usage of the whole request are added by the flow (`flow._finish`).
     """
     by_name = {tool.name: tool for tool in tools} if tools else None
     native_accepted, native_rejected = _native_calls(raw, by_name)

@@ -1,6 +1,6 @@
 """`Pipeline`: what both clients share: the arguments read, the plan, each step's request, the flow.
 
-A client's entry point turns its arguments into a `Flow` here (`_flow`), then drives it with
+A client's entry point turns its arguments into a `Flow` here (`Pipeline._flow`), then drives it with
 `drive.drive` / `drive.adrive` (or the streaming drivers), making each call through `_send` /
 `_asend`: the retry policy around the adapter.
 """

@@ -189,7 +189,7 @@ class StreamState:
 
 
 def checked(native: NativeCall, tools: dict[str, Tool] | None) -> ToolCall | RejectedCall:
-    """One native call, read and validated exactly as `_respond` reads the calls of a whole answer."""
+    """One native call, read and validated exactly as `respond` reads the calls of a whole answer."""
     from ..normalize import call_from_parts
     from ..normalize._parse import accept_calls
     from ..normalize._types import Candidate

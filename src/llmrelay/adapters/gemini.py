@@ -12,7 +12,7 @@ text          neither; the instructions are in systemInstruction (Gemma: in the 
 ```
 
 Tools keep their full JSON schema (`parametersJsonSchema`), not the OpenAPI subset of `parameters`;
-it and `responseJsonSchema` go through `_schemas.for_gemini`` (the keywords Gemini reads).
+it and `responseJsonSchema` go through `_schemas.for_gemini` (the keywords Gemini reads).
 `max_tokens` is sent as `maxOutputTokens`, `stop` as `stopSequences`; every other param must be a
 `GenerateContentConfig` field (temperature, top_p, seed, thinking_config, safety_settings...).
 
