@@ -213,3 +213,22 @@ def test_the_tool_loop_reads_its_tools_once_not_once_per_step(monkeypatch: pytes
     client = Client("openai:gpt-4o-mini", api_key="k", adapter=fake, learner=CapabilityLearner())
     result = client.run("Weather in Paris?", tools=[get_weather])
     assert (len(result.steps), counted) == (2, {"loop": 1, "setup": 0})
+
+
+def test_the_modes_are_written_once() -> None:
+    """`Mode` in `_envelope.py` lists them; everything else reads `MODES` (or `Mode`)."""
+    from llmrelay._envelope import MODES
+
+    def lists_every_mode(node: ast.AST) -> bool:
+        elements = getattr(node, "elts", None) if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else None
+        if isinstance(node, ast.Subscript):  # Literal[...]
+            elements = getattr(node.slice, "elts", None)
+        values = {e.value for e in elements or () if isinstance(e, ast.Constant)}
+        return set(MODES) <= values
+
+    writing = sorted(
+        module_name(path)
+        for path in PACKAGE.rglob("*.py")
+        if any(lists_every_mode(node) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    )
+    assert writing == ["llmrelay._envelope"]

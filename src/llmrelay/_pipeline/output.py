@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .._envelope import Completion, Mode
+from .._envelope import MODES, Completion, Mode
 from .._instructions import default_response_schema
 from .._tools import Tool, to_tool
 from .._types import Message, NamedTool, Request, ToolChoice
@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 OUTPUT_TOOL = "final_result"
 """The name of the tool that carries the output in native_tools and text modes."""
 
-_OUTPUT_MODES: tuple[Mode, ...] = ("json_schema", "native_tools", "json_object", "text")
-"""Without tools, the best way to get an object out of a model: its schema enforced, then forced
-through a tool, then JSON mode, then the envelope in text."""
+_OUTPUT_MODES: tuple[Mode, ...] = ("json_schema", *(mode for mode in MODES if mode != "json_schema"))
+"""Without tools, the best way to get an object out of a model: its schema enforced, then the
+usual order (forced through a tool, then JSON mode, then the envelope in text)."""
 
 
 @dataclass(frozen=True)
