@@ -44,12 +44,15 @@ from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, T
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
+from ._reasoning import APRIEL_REASONING
 from ._registry import registered_strategies
 
 # Where markup of a built-in format may start: after one, nothing is certain until the end.
 # `<` covers every tag and special token, `>` Functionary's `>>>`, `{` tool-shaped JSON in prose.
-_TRIGGER = re.compile(r"[<>{]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=")
-_OVERLAP = 11  # len("[TOOL_CALLS") - 1: a trigger split across chunks is still found.
+_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call")
+_OVERLAP = 12  # len("function call") - 1: a trigger split across chunks is still found.
+# A last word that may be the start of a two-word trigger: held back until the next word came.
+_HELD_WORD = "function"
 _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
@@ -58,8 +61,13 @@ _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the n
 # closers (an inner one, like `</invoke>` before `</function_calls>`, leaves the construct open).
 _CLOSED_BY = {
     "</tool_call>": ("hermes", "qwen3_coder", "glm"),
-    "</function_calls>": ("anthropic_xml", "function_calls_json"),
+    "</function_calls>": ("anthropic_xml", "function_calls_json", "olmo3"),
     "</tool_calls>": ("jamba",),
+    "</｜DSML｜function_calls>": ("deepseek_dsml",),
+    "</minimax:tool_call>": ("minimax_m2",),
+    "</seed:tool_call>": ("seed_oss",),
+    "<|tool_call_end|>": ("lfm2",),
+    "</TOOLCALL>": ("nemotron",),
     "<|tool_calls_section_end|>": ("special_tokens",),
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),
@@ -217,6 +225,8 @@ class IncrementalParser:
             return []  # Still inside a word: nothing new is certain.
         pending = "".join(self._pending)
         words = _complete_words(pending)
+        if words.endswith(_HELD_WORD):  # GigaChat's `function call<|role_sep|>` may be starting.
+            words = _complete_words(words[: -len(_HELD_WORD)] + " ")
         self._pending = [pending[len(words) :]]
         return self._emit(words)
 
@@ -256,6 +266,9 @@ def _head_verdict(head: str) -> bool | None:
     """Whether an answer starting with `head` may stream its prose: True, False, or None (undecided)."""
     if head[:1].isspace() or head[:1] in "{[":
         return False  # Trimmed if a call is found, or a JSON document: known only at the end.
+    if APRIEL_REASONING.startswith(head[: len(APRIEL_REASONING)]):
+        # Apriel's reasoning starts with these words: its text is reasoning, not content.
+        return None if len(head) < len(APRIEL_REASONING) else False
     name = _FIRST_LINE_NAME.match(head)
     if name is None:
         return True
@@ -264,6 +277,8 @@ def _head_verdict(head: str) -> bool | None:
     word = name.group().strip()
     if word == "assistant":
         return False  # Harmony writes `assistant to=functions.f<|channel|>…`: not content.
+    if word == "function":
+        return False  # GigaChat's call message starts `function call<|role_sep|>`: not content.
     if head[name.end()] != "\n":
         return True
     after = head[name.end() + 1 :].lstrip()

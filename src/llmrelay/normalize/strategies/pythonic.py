@@ -66,6 +66,70 @@ class PythonicCalls:
         return Parsed.from_readings(readings, text="")  # The whole answer is the call list.
 
 
+def read_call_list(source: str) -> list[CallReading] | None:
+    """The calls of `source`, a Python list of calls (`[f(a=1), g()]`); None when it is not one.
+
+    One call that is not valid Python does not hide the others: when the list as a whole does
+    not parse, each top-level element is read on its own (the way SGLang's LFM2 reader salvages
+    a block), and only the unreadable ones are rejected.
+    """
+    parsed = PythonicCalls().parse(source)
+    if parsed is None:
+        return None
+    closed = source.rstrip().endswith("]")  # A list read to its end: an unterminated string is a typo.
+    if parsed.calls or len(parsed.rejected) != 1 or not closed or len(source) > _MAX_CODE:
+        return [*parsed.calls, *parsed.rejected]
+    body = source.strip()[1:-1]
+    # Brackets alone, when a broken quote hides the commas from the string-aware split.
+    elements = max(split_elements(body), split_elements(body, strings=False), key=len)
+    return [read_one_call(element) for element in elements] if len(elements) > 1 else [*parsed.rejected]
+
+
+def read_one_call(source: str, *, complete: bool = True) -> CallReading:
+    """One call written as Python (`f(a=1)`): the call, or why it cannot be read.
+
+    `complete`: the text around the call went on past it, so an unclosed string or bracket is a
+    malformed call, not one cut off.
+    """
+    parsed = PythonicCalls().parse(f"[{source}]")
+    if parsed is None:
+        return RejectedCall(None, source, f"not a Python function call: {source[:80]!r}", "malformed")
+    readings: list[CallReading] = [*parsed.calls, *parsed.rejected]
+    if len(readings) != 1:
+        return RejectedCall(None, source, f"not one Python function call: {source[:80]!r}", "malformed")
+    reading = readings[0]
+    if complete and isinstance(reading, RejectedCall) and reading.kind == "truncated":
+        return RejectedCall(
+            None, source, reading.reason.replace("was cut off before its end", "is not valid Python"), "malformed"
+        )
+    return reading
+
+
+def split_elements(source: str, *, strings: bool = True) -> list[str]:
+    """The top-level, comma-separated elements of a list's body.
+
+    Brackets are respected, and so are string literals unless `strings` is False.
+    """
+    elements: list[str] = []
+    depth, start, position = 0, 0, 0
+    while position < len(source):
+        char = source[position]
+        if strings and char in "\"'":
+            string = _STRING.match(source, position)
+            position = string.end() if string is not None else position + 1
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            elements.append(source[start:position].strip())
+            start = position + 1
+        position += 1
+    elements.append(source[start:].strip())
+    return [element for element in elements if element]
+
+
 def _cut_off(error: SyntaxError) -> bool:
     """Whether Python ran out of input (a bracket or string never closed), not into a typo."""
     message = error.msg or ""
