@@ -19,13 +19,15 @@ written. What is certain early is the plain prose an answer starts with: every s
 the prose before its first piece of markup, trimmed, at the head of the content, and an answer
 without markup comes back unchanged. So prose streams word by word (a word once the space after
 it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
-or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, text waits for `finish()`,
+or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`). From there on, text waits for `finish()`,
 which emits the rest of the content and the calls not shown yet. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
 `[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
-a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
-header. With a user-registered strategy, whose markup is unknown, nothing streams before
+a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
+header, GigaChat's `function call` header and Apriel's reasoning marker. The reasoning block an
+answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never as text. With a
+user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
 
 Cost: each chunk is scanned once (with a few characters of overlap for triggers split across
@@ -40,11 +42,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .._envelope import Completion, ToolCall
-from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
-from ._reasoning import APRIEL_REASONING
+from ._reasoning import APRIEL_REASONING, ReasoningStream
 from ._registry import registered_strategies
 
 # Where markup of a built-in format may start: after one, nothing is certain until the end.
@@ -122,6 +124,9 @@ class IncrementalParser:
         """Calls already shown, read from the answer so far when one of them closed."""
         self._readings_left = _MAX_EARLY_READINGS if self._streaming else 0
         self._closer_tail = ""
+        self._reasoning = ReasoningStream() if self._streaming else None
+        """The reasoning block the answer may start with, told as `ReasoningDelta`s."""
+        self._reasoning_told: list[str] = []
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
@@ -140,7 +145,13 @@ class IncrementalParser:
                 self._envelope = EnvelopeStream(self._tools, self._strict)
                 return self._envelope.feed(head)
             chunk = head  # Not an envelope after all: read as any answer, from its start.
-        return self._text_events(chunk) + self._calls_closed_by(chunk)
+        return self._reasoning_events(chunk) + self._text_events(chunk) + self._calls_closed_by(chunk)
+
+    def _reasoning_events(self, chunk: str) -> list[StreamEvent]:
+        if self._reasoning is None or not (told := self._reasoning.feed(chunk)):
+            return []
+        self._reasoning_told.append(told)
+        return [ReasoningDelta(told)]
 
     def _text_events(self, chunk: str) -> list[StreamEvent]:
         if not self._streaming or not chunk:
@@ -169,6 +180,8 @@ class IncrementalParser:
         # Holding back makes what was emitted a prefix of the content (the tests check it on
         # every format's table of answers, split every way): the rest is what was held back.
         events: list[StreamEvent] = []
+        if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
+            events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
         if rest := completion.content[sum(map(len, self._emitted)) :]:
             events.append(TextDelta(rest))
         shown = len(self._early_calls)

@@ -121,3 +121,74 @@ def join_reasoning(*parts: str | None) -> str | None:
     if all(part is None for part in parts):
         return None
     return "\n\n".join(part for part in parts if part)
+
+
+_MAX_HELD = 4096
+"""Blank space held back at most while streaming reasoning: past it, the rest waits for the end."""
+
+
+class ReasoningStream:
+    """The reasoning block a streamed answer starts with, told as it arrives (see `ReasoningDelta`).
+
+    What it tells is always a prefix of the completion's `reasoning`: blank space is held back
+    until text follows it (the block is trimmed), and so is what may be the start of the close
+    tag. Only the first block streams; the rest of the reasoning comes when the answer ends.
+    """
+
+    def __init__(self) -> None:
+        self._head: str | None = ""
+        """The answer's start while it may still be an open tag; None once decided."""
+        self._closer: str | None = None
+        """The close tag of the block being streamed; None when not (or no longer) streaming."""
+        self._held = ""
+        """Text not told yet: blank space, or what may be the start of the close tag."""
+        self._started = False
+        """Whether text was told (leading blank space is not part of the reasoning)."""
+
+    def feed(self, chunk: str) -> str:
+        """The reasoning that `chunk` made certain ("" when none)."""
+        if self._head is not None:
+            return self._open(self._head + chunk)
+        return self._body(chunk) if self._closer is not None else ""
+
+    def _open(self, head: str) -> str:
+        """Decide from the answer's start whether it opens a reasoning block."""
+        stripped = head.lstrip()
+        found = _OPENER.match(stripped)
+        if found is None:
+            if stripped and not any(opener.startswith(stripped) for opener in _BLOCKS):
+                self._head = None  # Not a reasoning block: nothing to stream.
+            else:
+                self._head = head
+            return ""
+        self._head, self._closer = None, _BLOCKS[found.group()]
+        return self._body(stripped[found.end() :])
+
+    def _body(self, chunk: str) -> str:
+        assert self._closer is not None
+        text = self._held + chunk
+        close = text.find(self._closer)
+        if close != -1:
+            self._closer = None
+            return self._tell(text[:close].rstrip(), "")
+        safe = text[: len(text) - _partial(text, self._closer)].rstrip()  # The close tag may be arriving.
+        if len(text) - len(safe) > _MAX_HELD:
+            self._closer = None  # A long run of blank space: the rest waits for the end.
+            return ""
+        return self._tell(safe, text[len(safe) :])
+
+    def _tell(self, text: str, held: str) -> str:
+        """Tell `text` (trimmed at the block's start) and hold `held` back."""
+        self._held = held
+        if not self._started:
+            text = text.lstrip()
+            self._started = bool(text)
+        return text
+
+
+def _partial(text: str, tag: str) -> int:
+    """The length of the longest end of `text` that is the start of `tag` (the tag still arriving)."""
+    for length in range(min(len(tag) - 1, len(text)), 0, -1):
+        if text.endswith(tag[:length]):
+            return length
+    return 0
