@@ -120,6 +120,17 @@ ROUND_TWO: dict[str, Any] = {
         )
         + "</minimax:tool_call>"
     ),
+    "gemma4": lambda calls: "".join(
+        f"<|tool_call>call:{c.get('name')}{{"
+        + ",".join(f'{k}:<|"|>{v}<|"|>' for k, v in (c.get("arguments") or {}).items())
+        + "}<tool_call|>"
+        for c in calls
+        if isinstance(c.get("arguments") or {}, dict)
+    ),
+    "minicpm": lambda calls: "".join(
+        f'<function name="{c.get("name")}">' + _xml_params(c, '<param name="{k}">', "</param>") + "</function>"
+        for c in calls
+    ),
     "seed_oss": lambda calls: "".join(
         f"<seed:tool_call><function={c.get('name')}>"
         + _xml_params(c, "<parameter={k}>", "</parameter>")

@@ -6,12 +6,13 @@ Reasoning models write their chain of thought before the answer, between tags::
     <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>
 
 The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed-OSS's
-`<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷` and the
-`<thinking>` of Claude-style prompts. As the engines' reasoning parsers read them (vLLM's and
-SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers, llama.cpp's `common/chat.cpp`), only blocks
-at the start of the answer count, one after another; a block never closed is reasoning to the
-end of the answer (the model ran out of tokens while thinking). The same tags later in an
-answer are text the model wrote about them, and stay in the content.
+`<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
+`<|channel>thought` channel and the `<thinking>` of Claude-style prompts. As the engines'
+reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
+llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
+another; a block never closed is reasoning to the end of the answer (the model ran out of
+tokens while thinking). The same tags later in an answer are text the model wrote about them,
+and stay in the content.
 
 Hunyuan wraps the answer after its reasoning in `<answer>…</answer>`, ERNIE 4.5 in
 `<response>…</response>`: those wrappers are removed. ServiceNow's Apriel thinkers start with
@@ -39,6 +40,7 @@ _BLOCKS = {
     "<|START_THINKING|>": "<|END_THINKING|>",
     "◁think▷": "◁/think▷",
     "<thinking>": "</thinking>",
+    "<|channel>thought": "<channel|>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)

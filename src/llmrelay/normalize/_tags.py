@@ -23,6 +23,7 @@ from typing import Any
 from .._envelope import RejectedCall
 from ._budget import TagBudget
 from ._calls import calls_in, decode_json, is_tool_name
+from ._salvage import array_items
 from ._text import cut_spans, skip_space
 from ._types import CallReading, Candidate, Parsed
 
@@ -230,7 +231,12 @@ def _decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]
 def _read_lenient(body: str, interpret: Interpret, where: str) -> list[CallReading]:
     """Read a JSON body the strict decoder refused: leniently, or as a rejection saying why not."""
     value = decode_json(body, where)
-    return [value] if isinstance(value, RejectedCall) else interpret([value])
+    if not isinstance(value, RejectedCall):
+        return interpret([value])
+    if value.kind == "malformed" and (items := array_items(body)) is not None:  # One bad item hides no other.
+        decoded = [decode_json(item, where) for item in items]
+        return [r for v in decoded for r in ([v] if isinstance(v, RejectedCall) else interpret([v]))]
+    return [value]
 
 
 def _read_lines(body: str, interpret: Interpret, where: str) -> list[CallReading]:

@@ -8,6 +8,7 @@ from .embedded_json import EmbeddedJson
 from .fenced_json import FencedJson
 from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
+from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
 from .glm import Glm45ArgKeys
 from .granite import GraniteToolCall
@@ -17,6 +18,7 @@ from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
 from .llama import LlamaPythonTag
 from .marker import ToolCallMarker
+from .minicpm import MiniCpmXml
 from .mistral import MistralToolCalls
 from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
@@ -40,6 +42,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     SpecialTokenSections(),
     Lfm2ToolCalls(),
     GigaChatFunctionCall(),
+    GemmaFunctionCall(),
     GraniteToolCall(),
     LlamaPythonTag(),
     MistralToolCalls(),
@@ -52,6 +55,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     SeedOssXml(),
     Qwen3CoderXml(),
     Glm45ArgKeys(),
+    MiniCpmXml(),
     Functionary(),
     HermesToolCall(),
     JambaToolCalls(),
@@ -79,6 +83,7 @@ __all__ = [
     "EmbeddedJson",
     "FencedJson",
     "Functionary",
+    "GemmaFunctionCall",
     "GigaChatFunctionCall",
     "Glm45ArgKeys",
     "GraniteToolCall",
@@ -91,6 +96,7 @@ __all__ = [
     "Lfm2ToolCalls",
     "LlamaPythonTag",
     "LongCatToolCall",
+    "MiniCpmXml",
     "MiniMaxXml",
     "MistralToolCalls",
     "NemotronToolCall",

@@ -46,24 +46,29 @@ class PythonicCalls:
 
     def parse(self, text: str) -> Parsed | None:
         """Parse the whole answer with `ast`; None unless it is (or starts as) a list of calls."""
-        source = text.strip()
-        if _HEAD.match(source) is None:
-            return None
-        if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
-            reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
-            return _rejected(source, reason, "malformed")
-        try:
-            tree = ast.parse(source, mode="eval")
-        except SyntaxError as exc:
-            if _cut_off(exc):
-                return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
-            return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
-        except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
-            return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
-        if not isinstance(tree.body, ast.List):
-            return None
-        readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
-        return Parsed.from_readings(readings, text="")  # The whole answer is the call list.
+        readings = read_call_list(text.strip())
+        return None if readings is None else Parsed.from_readings(readings, text="")  # All of it is the list.
+
+
+def _parse_list(source: str) -> Parsed | None:
+    """`source` parsed with `ast` as a list of calls; None unless it is (or starts as) one."""
+    if _HEAD.match(source) is None:
+        return None
+    if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
+        reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
+        return _rejected(source, reason, "malformed")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        if _cut_off(exc):
+            return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
+        return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
+    except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
+        return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
+    if not isinstance(tree.body, ast.List):
+        return None
+    readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
+    return Parsed.from_readings(readings, text="")
 
 
 def read_call_list(source: str) -> list[CallReading] | None:
@@ -73,7 +78,7 @@ def read_call_list(source: str) -> list[CallReading] | None:
     not parse, each top-level element is read on its own (the way SGLang's LFM2 reader salvages
     a block), and only the unreadable ones are rejected.
     """
-    parsed = PythonicCalls().parse(source)
+    parsed = _parse_list(source)
     if parsed is None:
         return None
     closed = source.rstrip().endswith("]")  # A list read to its end: an unterminated string is a typo.
@@ -91,7 +96,7 @@ def read_one_call(source: str, *, complete: bool = True) -> CallReading:
     `complete`: the text around the call went on past it, so an unclosed string or bracket is a
     malformed call, not one cut off.
     """
-    parsed = PythonicCalls().parse(f"[{source}]")
+    parsed = _parse_list(f"[{source}]")
     if parsed is None:
         return RejectedCall(None, source, f"not a Python function call: {source[:80]!r}", "malformed")
     readings: list[CallReading] = [*parsed.calls, *parsed.rejected]

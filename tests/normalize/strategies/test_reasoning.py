@@ -10,7 +10,7 @@ from llmrelay import parse_response
 from llmrelay.normalize._reasoning import split_reasoning
 from tests.conftest import NO_BLOWUP_SECONDS
 
-from .cases import Case, check, plain
+from ..cases import Case, check, plain
 
 HERMES = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
 WEATHER = ("get_weather", {"city": "Paris"})
