@@ -203,7 +203,8 @@ EARLY_REASONING = [
     ("a close tag split across chunks", "<seed:think>ab</seed:think>" + HERMES, "ab"),
     ("no reasoning block", "Hello <think>x</think>", ""),
     ("leading blank space before the block", "\n\n<think>x y</think>z", "x y"),
-    ("apriel's marker", "Here are my reasoning steps:\nA.\n[BEGIN FINAL RESPONSE]\nB", "A."),
+    ("apriel's marker: told at the end", "Here are my reasoning steps:\nA.\n[BEGIN FINAL RESPONSE]\nB", ""),
+    ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
 ]
 
 

@@ -199,9 +199,35 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         + "</｜DSML｜function_calls>"
     ),
     "thinking_hermes": lambda cs: "<think>Let me think.</think>\n" + RENDERERS["hermes"](cs),
+    "olmo3": lambda cs: (
+        "<function_calls>\n"
+        + "\n".join(f"{n}({', '.join(f'{k}={json.dumps(v)}' for k, v in a.items())})" for n, a in cs)
+        + "\n</function_calls>"
+    ),
+    "seed_oss": lambda cs: "".join(
+        f"<seed:tool_call>\n<function={n}>\n"
+        + "".join(f"<parameter={k}>{xml_value(v)}</parameter>\n" for k, v in a.items())
+        + "</function>\n</seed:tool_call>\n"
+        for n, a in cs
+    ),
+    "minicpm": lambda cs: "".join(
+        f'<function name="{n}">'
+        + "".join(f'<param name="{k}">{xml_value(v)}</param>' for k, v in a.items())
+        + "</function>"
+        for n, a in cs
+    ),
+    "gemma4": lambda cs: "".join(
+        f"<|tool_call>call:{n}{{"
+        + ",".join(f'{k}:<|"|>{v}<|"|>' if isinstance(v, str) else f"{k}:{json.dumps(v)}" for k, v in a.items())
+        + "}<tool_call|>"
+        for n, a in cs
+    ),
+    "gigachat": lambda cs: "<|message_sep|>".join(
+        f"function call<|role_sep|>\n{json.dumps({'name': n, 'arguments': a})}" for n, a in cs
+    ),
 }
 # Formats whose values are kept as the text written when no schema is given (issue 16).
-TEXT_VALUES = {"qwen3_coder"}
+TEXT_VALUES = {"qwen3_coder", "seed_oss"}
 SUFFIX_ALLOWED = {
     "envelope",
     "hermes",
@@ -212,10 +238,14 @@ SUFFIX_ALLOWED = {
     "lfm2",
     "nemotron",
     "deepseek_dsml",
+    "olmo3",
+    "seed_oss",
+    "minicpm",
+    "gemma4",
 }
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(format=st.sampled_from(sorted(RENDERERS)), calls=calls, before=prose, after=prose)
 def test_round_trip(format: str, calls: list[tuple[str, dict[str, Any]]], before: str, after: str) -> None:
     after = after if format in SUFFIX_ALLOWED else ""

@@ -66,6 +66,7 @@ _CLOSED_BY = {
     "</function_calls>": ("anthropic_xml", "function_calls_json", "olmo3"),
     "</tool_calls>": ("jamba",),
     "</｜DSML｜function_calls>": ("deepseek_dsml",),
+    "</｜DSML｜tool_calls>": ("deepseek_dsml",),
     "</minimax:tool_call>": ("minimax_m2",),
     "</seed:tool_call>": ("seed_oss",),
     "<|tool_call_end|>": ("lfm2",),
@@ -148,10 +149,16 @@ class IncrementalParser:
                 self._envelope = EnvelopeStream(self._tools, self._strict)
                 return self._envelope.feed(head)
             chunk = head  # Not an envelope after all: read as any answer, from its start.
-        return self._reasoning_events(chunk) + self._text_events(chunk) + self._calls_closed_by(chunk)
+        if self._reasoning is not None:
+            return self._reasoning_events(chunk) + self._text_events(chunk) + self._calls_closed_by(chunk)
+        return self._text_events(chunk) + self._calls_closed_by(chunk)
 
     def _reasoning_events(self, chunk: str) -> list[StreamEvent]:
-        if self._reasoning is None or not (told := self._reasoning.feed(chunk)):
+        assert self._reasoning is not None
+        told = self._reasoning.feed(chunk)
+        if not self._reasoning.active:
+            self._reasoning = None  # Nothing more to tell: later chunks skip it.
+        if not told:
             return []
         self._reasoning_told.append(told)
         return [ReasoningDelta(told)]

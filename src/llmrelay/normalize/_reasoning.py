@@ -67,6 +67,8 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
             body, close = position, text.rfind(closer, body)
         else:
             close = text.find(closer, body)
+        if close == -1 and found.group() == APRIEL_REASONING:
+            break  # Words any answer may start with: reasoning only once its end marker came.
         if close == -1:  # Never closed: the model stopped while thinking.
             thoughts.append(text[body:].strip())
             position = len(text)
@@ -147,6 +149,11 @@ class ReasoningStream:
         self._started = False
         """Whether text was told (leading blank space is not part of the reasoning)."""
 
+    @property
+    def active(self) -> bool:
+        """Whether more of the answer may still be told (undecided start, or inside the block)."""
+        return self._head is not None or self._closer is not None
+
     def feed(self, chunk: str) -> str:
         """The reasoning that `chunk` made certain ("" when none)."""
         if self._head is not None:
@@ -163,7 +170,10 @@ class ReasoningStream:
             else:
                 self._head = head
             return ""
-        self._head, self._closer = None, _BLOCKS[found.group()]
+        self._head = None
+        if found.group() == APRIEL_REASONING:
+            return ""  # Reasoning only once its end marker comes (see `split_reasoning`): told at the end.
+        self._closer = _BLOCKS[found.group()]
         return self._body(stripped[found.end() :])
 
     def _body(self, chunk: str) -> str:

@@ -101,6 +101,20 @@ DSML_CASES = [
         rejected=["truncated"],
         format=D,
     ),
+    Case(
+        "DeepSeek V4: the tool_calls wrapper, arguments as one JSON object",
+        'Checking.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="spot">\n{"city": "São Paulo", "top": 3}\n'
+        "</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        [("spot", {"city": "São Paulo", "top": 3})],
+        content="Checking.",
+        format=D,
+    ),
+    Case(
+        "DeepSeek V4: the tool_calls wrapper with parameter tags",
+        "<｜DSML｜tool_calls>\n" + dsml("spot", ("city", "true", "SF")) + "</｜DSML｜tool_calls>",
+        [("spot", {"city": "SF"})],
+        format=D,
+    ),
     plain("DSML: the tag named in prose", "DeepSeek V3.2 writes ｜DSML｜invoke tags; see the docs."),
 ]
 

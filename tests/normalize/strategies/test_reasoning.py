@@ -116,6 +116,7 @@ CASES = [
         reasoning="Need weather.",
     ),
     plain("prose starting like apriel's marker", "Here are my thoughts: no tool is needed."),
+    plain("apriel's words without its end marker stay content", "Here are my reasoning steps:\n1. Add.\n2. Done."),
     plain("the tag named in prose", "Reasoning models wrap their thoughts in <think> tags."),
     plain("a think block after prose stays as written", "Sure. <think>not at the start</think> Done."),
     plain("a quoted think tag at the start", "`<think>` is the tag DeepSeek R1 uses."),

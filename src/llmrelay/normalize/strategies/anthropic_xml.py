@@ -20,7 +20,9 @@ Two models write the same markup with their own rule for values (see `_value`), 
 strategy of its own so the answer says which it was: MiniMax-M2 wraps its invokes in
 `<minimax:tool_call>` (vLLM's `minimax_m2_tool_parser.py`) and keeps values as text; DeepSeek
 V3.2 prefixes every tag with `｜DSML｜` (`<｜DSML｜function_calls>`, vLLM's
-`deepseekv32_tool_parser.py`) and says with `string="true|false"` whether a value is text or JSON::
+`deepseekv32_tool_parser.py`) and says with `string="true|false"` whether a value is text or JSON
+(DeepSeek V4, SGLang's `deepseekv4_detector.py`, wraps them in `<｜DSML｜tool_calls>` and may write
+an invoke's arguments as one JSON object instead)::
 
     <｜DSML｜function_calls>
     <｜DSML｜invoke name="get_weather">
@@ -50,7 +52,7 @@ from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import is_tool_name, named
+from .._calls import call_from_parts, is_tool_name, named
 from .._tags import NextOccurrence, json_or_text, to_parsed
 from .._text import join_pieces
 from .._types import CallReading, Parsed, TextArguments
@@ -59,10 +61,10 @@ from .._types import CallReading, Parsed, TextArguments
 _PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜)?"
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
 # match attempt never runs past the next `<`.
-_TAG = re.compile(rf"<(/?)({_PREFIX})(function_calls|tool_call|invoke)\b([^<>]*)>")
+_TAG = re.compile(rf"<(/?)({_PREFIX})(function_calls|tool_calls?|invoke)\b([^<>]*)>")
 _INVOKE_OPEN = re.compile(rf"<{_PREFIX}invoke\b")
 _INVOKE_CLOSE = re.compile(rf"</{_PREFIX}invoke\s*>")
-_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_call)\s*>")
+_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_calls?)\s*>")
 _PARAM_OPEN = re.compile(rf"<{_PREFIX}parameter\b([^<>]*)>")
 _PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
 _STRING_ATTR = re.compile(r"""\bstring\s*=\s*["']?(true|false)""")
@@ -205,6 +207,8 @@ def _read_invoke(
         end = complete_at  # Prose after the last complete parameter of an unclosed invoke stays content.
     if not is_tool_name(name):
         return RejectedCall(name or None, arguments, f"invoke has no valid tool name: {name!r}", "malformed"), end
+    if not arguments and (body := text[body_start:body_end].strip()).startswith("{"):
+        return call_from_parts(name, body), end  # DeepSeek V4 may write the arguments as one JSON object.
     return arguments.candidate(name), end
 
 
