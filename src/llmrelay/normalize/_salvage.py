@@ -54,4 +54,3 @@ def read_items(items: list[str], read: Callable[[str], list[CallReading]]) -> li
     """Each item read with `read`, in order: at most `MAX_CALLS`, then a rejection for the rest."""
     readings = [reading for item in items[:MAX_CALLS] for reading in read(item)]
     return [*readings, too_many_calls()] if len(items) > MAX_CALLS else readings
-

@@ -108,4 +108,3 @@ def test_an_array_of_more_calls_than_the_limit_reports_the_rest() -> None:
     result = parse_response(text)
     assert len(result.tool_calls) == 1_000
     assert [r.kind for r in result.rejected] == ["malformed"] and "not read" in result.rejected[0].reason
-
