@@ -74,6 +74,7 @@ _CLOSED_BY = {
     "<tool_call|>": ("gemma",),
     "<end_function_call>": ("gemma",),
     "</function>": ("minicpm",),
+    "<|tools_suffix|>": ("apertus",),
     "<|tool_calls_section_end|>": ("special_tokens",),
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),

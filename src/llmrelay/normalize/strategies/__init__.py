@@ -26,7 +26,7 @@ from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
 from .special_tokens import SpecialTokenSections
-from .tagged_json import InternLmAction, LongCatToolCall
+from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall
 
 # Most specific first: a loose strategy must never see text a strict one can read.
 DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
@@ -62,6 +62,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     NemotronToolCall(),
     LongCatToolCall(),
     InternLmAction(),
+    ApertusTools(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -77,6 +78,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
 __all__ = [
     "DEFAULT_STRATEGIES",
     "AnthropicInvoke",
+    "ApertusTools",
     "CommandRAction",
     "DeepSeekDsml",
     "DeepSeekTokens",
