@@ -75,6 +75,7 @@ _CLOSED_BY = {
     "<end_function_call>": ("gemma",),
     "</function>": ("minicpm",),
     "<|tools_suffix|>": ("apertus",),
+    "</dots_function_call>": ("dots",),
     "<|tool_calls_section_end|>": ("special_tokens",),
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),

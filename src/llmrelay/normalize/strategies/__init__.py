@@ -1,7 +1,7 @@
 """The built-in parsing strategies, one module per family of output formats."""
 
 from .._types import Strategy
-from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, MiniMaxXml, Step3Xml
+from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
@@ -51,6 +51,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # The same <invoke> markup, each with its own rule for values written as text.
     DeepSeekDsml(),
     MiniMaxXml(),
+    DotsXml(),
     AnthropicInvoke(),
     SeedOssXml(),
     Qwen3CoderXml(),
@@ -82,6 +83,7 @@ __all__ = [
     "CommandRAction",
     "DeepSeekDsml",
     "DeepSeekTokens",
+    "DotsXml",
     "EmbeddedJson",
     "FencedJson",
     "Functionary",
