@@ -64,7 +64,7 @@ _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the n
 _CLOSED_BY = {
     "</tool_call>": ("hermes", "qwen3_coder", "glm"),
     "</function_calls>": ("anthropic_xml", "function_calls_json", "olmo3"),
-    "</tool_calls>": ("jamba",),
+    "</tool_calls>": ("jamba", "glm"),
     "</｜DSML｜function_calls>": ("deepseek_dsml",),
     "</｜DSML｜tool_calls>": ("deepseek_dsml",),
     "</minimax:tool_call>": ("minimax_m2",),
@@ -76,6 +76,9 @@ _CLOSED_BY = {
     "</function>": ("minicpm",),
     "<|tools_suffix|>": ("apertus",),
     "</dots_function_call>": ("dots",),
+    "</longcat_tool_call>": ("longcat",),
+    "<|action_end|>": ("internlm",),
+    "<｜tool_calls_end｜>": ("step3",),
     "<|tool_calls_section_end|>": ("special_tokens",),
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),
