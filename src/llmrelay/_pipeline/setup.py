@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, get_args
 
-from .._envelope import MODES, Attempt, Completion, Mode
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
@@ -74,6 +74,7 @@ class Pipeline:
         repair_trigger: RepairTrigger | None = None,
         adapter: Adapter | None = None,
         max_steps: int | None = None,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -99,6 +100,8 @@ class Pipeline:
                 `_pipeline.repair.problems`; see docs/reliability.md).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            max_tool_calls: the most calls read from one answer, whatever its format (default
+                128); one rejection counts those past it, and they are never run.
         """
         if max_steps is not None:
             warnings.warn(
@@ -117,6 +120,9 @@ class Pipeline:
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
         self.max_tokens_on_length = max_tokens_on_length
+        if isinstance(max_tool_calls, bool) or not isinstance(max_tool_calls, int) or max_tool_calls < 1:
+            raise ConfigError(f"max_tool_calls must be a whole number of at least 1, got {max_tool_calls!r}")
+        self.max_tool_calls = max_tool_calls
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -171,6 +177,7 @@ class Pipeline:
             max_tokens_on_length=self.max_tokens_on_length,
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
+            max_calls=self.max_tool_calls,
         )
 
     def _flow(
