@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage
 from .._types import RawResponse, Request
-from ..errors import AllAttemptsFailed, ProviderError
+from ..errors import AllAttemptsFailed, DeadlineExceeded, ProviderError
 from .plan import Step, model_is_unusable, should_fall_back
 from .repair import RepairTrigger, is_truncated, repair_request
 from .respond import to_completion
@@ -179,6 +179,8 @@ def _degrade(
         raw = yield Call(step, request, read_as=asked)
     except ProviderError as error:
         trace.append(_attempt(step, "error", _reason(error), started))
+        if isinstance(error, DeadlineExceeded):  # The request's time is up: that is the answer.
+            raise
         raise _all_failed([*errors, error], trace) from None
     trace.append(
         _attempt(step, "degraded", "every tool-capable step failed: answered without tools", started, raw.usage)

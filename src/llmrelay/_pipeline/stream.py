@@ -41,6 +41,7 @@ from ..adapters import Adapter, CallEnd, CallPiece, Chunk, Finish, StreamingAdap
 from ..errors import ProviderError, StreamInterrupted
 from ..normalize._partial_json import GrowingArguments
 from .assemble import Assembler
+from .deadline import request_end
 from .drive import aanswer, answer
 from .flow import Call, Flow, Policy, record_retry
 from .respond import not_allowed, to_completion
@@ -273,7 +274,8 @@ class _Opened:
 
 def stream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[StreamEvent]:
     """Drive one request's flow, streaming each call; see the module docstring for the rules."""
-    made = answer(flow, next(flow), partial(_open_with_retry, pipeline, trace))
+    ends = request_end(pipeline.deadline)  # From the first `next()`: when the request is made.
+    made = answer(flow, next(flow), partial(_open_with_retry, pipeline, trace, ends))
     if isinstance(made, Completion):  # pragma: no cover - the stream policy never ends a flow this way
         yield StreamEnd(made)
         return
@@ -298,7 +300,8 @@ def stream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> Itera
 
 async def astream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIterator[StreamEvent]:
     """`stream_events` for `AsyncClient`."""
-    made = await aanswer(flow, next(flow), partial(_aopen_with_retry, pipeline, trace))
+    ends = request_end(pipeline.deadline)
+    made = await aanswer(flow, next(flow), partial(_aopen_with_retry, pipeline, trace, ends))
     if isinstance(made, Completion):  # pragma: no cover - see `stream_events`
         yield StreamEnd(made)
         return
@@ -324,16 +327,16 @@ async def astream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -
     yield StreamEnd(_result(pipeline, flow, raw, call.request))
 
 
-def _open_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+def _open_with_retry(pipeline: Pipeline, trace: list[Attempt], ends: float | None, call: Call) -> _Opened:
     """Open the call's stream through the retry policy (sync)."""
-    opening = partial(_open, pipeline._adapter_for(call.step.provider), call, pipeline)
-    return pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step))
+    opening = partial(_open, pipeline._adapter_for(call.step.provider), call, pipeline, ends)
+    return pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
 
-async def _aopen_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+async def _aopen_with_retry(pipeline: Pipeline, trace: list[Attempt], ends: float | None, call: Call) -> _Opened:
     """Open the call's stream through the retry policy (async)."""
-    opening = partial(_aopen, pipeline._adapter_for(call.step.provider), call, pipeline)
-    return await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step))
+    opening = partial(_aopen, pipeline._adapter_for(call.step.provider), call, pipeline, ends)
+    return await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
 
 def _close(chunks: Iterator[Chunk]) -> None:
@@ -349,13 +352,17 @@ async def _aclose(chunks: AsyncIterator[Chunk]) -> None:
         await close()
 
 
-def _open(adapter: Adapter, call: Call, pipeline: Pipeline) -> _Opened:
-    """Start the stream and read it until it has something to show (one try of the retry policy)."""
-    request = call.request
+def _open(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) -> _Opened:
+    """Start the stream and read it until it has something to show (one try of the retry policy).
+
+    The attempt's clock bounds the whole stream, to its last chunk, not only this opening.
+    """
+    request, clock = call.request, pipeline.clock(call, ends)
     state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
-        return _whole(state, chunks_of(adapter.send(request)))
-    rest = adapter.stream(request)
+        with clock.sync():
+            return _whole(state, chunks_of(adapter.send(request)))
+    rest = clock.chunks(adapter.stream(request))
     try:
         for chunk in rest:
             if events := state.feed(chunk):
@@ -367,12 +374,12 @@ def _open(adapter: Adapter, call: Call, pipeline: Pipeline) -> _Opened:
     return _Opened(state, events, raw=raw)
 
 
-async def _aopen(adapter: Adapter, call: Call, pipeline: Pipeline) -> _Opened:
-    request = call.request
+async def _aopen(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) -> _Opened:
+    request, clock = call.request, pipeline.clock(call, ends)
     state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
-        return _whole(state, chunks_of(await adapter.asend(request)))
-    rest = adapter.astream(request)
+        return _whole(state, chunks_of(await clock.wait(adapter.asend(request))))
+    rest = clock.achunks(adapter.astream(request))
     try:
         async for chunk in rest:
             if events := state.feed(chunk):
