@@ -224,3 +224,19 @@ def test_the_defaults() -> None:
 
     client = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter())
     assert (client.deadline, DEFAULT_DEADLINE, DEFAULT_TIMEOUT) == (900.0, 900.0, 600.0)
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_each_step_of_run_has_the_deadline_and_the_run_so_far_is_kept(is_async: bool) -> None:
+    """Step 1 calls a tool (quickly); step 2 drips: `DeadlineExceeded`, with `partial_run` (the tool ran once)."""
+    call = Reply(tool_calls=[("get_weather", {"city": "Paris"})])
+    with WireServer([call, DRIP]) as server:
+        client = make("openai", server, is_async=is_async, timeout=5, deadline=0.5)
+
+        def run() -> Any:
+            result = client.run("Weather?", tools=[get_weather], mode="native_tools")
+            return asyncio.run(result) if is_async else result
+
+        error, took = timed(run)
+    assert isinstance(error, DeadlineExceeded) and took < LATE
+    assert error.partial_run is not None and len(error.partial_run.steps) == 1

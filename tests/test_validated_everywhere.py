@@ -222,3 +222,11 @@ def test_the_cap_must_be_a_positive_whole_number(bad: object) -> None:
 
     with pytest.raises(ConfigError, match="max_tool_calls"):
         Client("openai:gpt-4o-mini", adapter=FakeAdapter(), max_tool_calls=bad)  # type: ignore[arg-type]
+
+
+def test_run_executes_at_most_the_cap_of_100_000_native_calls() -> None:
+    """Issue 12: `run()` executed 100,000 native calls of one answer; now 128, and one rejection says the rest."""
+    path = Path("flood", [many("native_tools", 100_000)], {"mode": "native_tools", "max_repairs": 0})
+    first = run(path, False)
+    assert len(RAN) == 128
+    assert "99872 more tool call(s) than max_tool_calls=128" in first.rejected[-1].reason
