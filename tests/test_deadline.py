@@ -240,3 +240,24 @@ def test_each_step_of_run_has_the_deadline_and_the_run_so_far_is_kept(is_async: 
         error, took = timed(run)
     assert isinstance(error, DeadlineExceeded) and took < LATE
     assert error.partial_run is not None and len(error.partial_run.steps) == 1
+
+
+def test_an_async_stream_of_any_adapter_is_cut_off_after_its_first_event() -> None:
+    """One chunk, then silence: `StreamInterrupted` at the deadline, with the chunk, from any async adapter."""
+    from llmrelay.adapters import Finish, TextPiece
+
+    class Stalls(FakeAdapter):
+        def stream(self, request: Any) -> Any:
+            raise NotImplementedError
+
+        async def astream(self, request: Any) -> Any:
+            yield TextPiece("Hello, here is the answer.\n\n")
+            await asyncio.sleep(5)
+            yield Finish("stop")
+
+    client = llmrelay.AsyncClient(
+        "openai:gpt-4o-mini", adapter=Stalls(), retry=RetryPolicy(max_attempts=1), deadline=0.3
+    )
+    error, took = timed(lambda: stream(client, True))
+    assert isinstance(error, StreamInterrupted) and isinstance(error.__cause__, DeadlineExceeded)
+    assert error.partial.content.startswith("Hello, here is the answer.") and took < LATE

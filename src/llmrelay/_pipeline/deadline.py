@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from ..adapters._deadline import bounded
+from ..adapters._deadline import bounded, next_within
 from ..errors import ConfigError, DeadlineExceeded, ProviderTimeoutError, TransientError
 
 _T = TypeVar("_T")
@@ -84,6 +84,11 @@ class AttemptClock:
     def passed(self) -> bool:
         return time.monotonic() >= self.at
 
+    def _raise_if_up(self, error: TransientError) -> None:
+        """A transient failure after the time was up (the sockets' timeout, a drop) is the clock's error."""
+        if self.passed() and not isinstance(error, DeadlineExceeded):
+            raise self.error() from error
+
     @contextmanager
     def sync(self) -> Iterator[None]:
         """Sockets of the block obey the clock; a transient failure once it ran out is the clock's error."""
@@ -91,19 +96,21 @@ class AttemptClock:
             try:
                 yield
             except TransientError as error:
-                if self.passed() and not isinstance(error, DeadlineExceeded):
-                    raise self.error() from error
+                self._raise_if_up(error)
                 raise
 
     def chunks(self, inner: Iterator[_T]) -> Iterator[_T]:
         """A stream's chunks, each read within the clock; the stream is closed however it ends."""
         try:
             while True:
-                with self.sync():
-                    chunk = next(inner, _END)
+                try:
+                    chunk = next_within(inner, self.at, _END)
+                except TransientError as error:
+                    self._raise_if_up(error)
+                    raise
                 if chunk is _END:
                     return
-                if self.passed():
+                if time.monotonic() >= self.at:
                     raise self.error()
                 yield chunk  # type: ignore[misc]
         finally:
@@ -125,20 +132,52 @@ class AttemptClock:
             _discard(awaitable)
             raise self.error() from None
         except TransientError as error:
-            if self.passed() and not isinstance(error, DeadlineExceeded):
-                raise self.error() from error
+            self._raise_if_up(error)
             raise
 
     async def achunks(self, inner: AsyncIterator[_T]) -> AsyncIterator[_T]:
-        """`chunks` for an async stream."""
+        """`chunks` for an async stream.
+
+        One timer for the whole stream, not one per chunk (asyncio.timeout costs ~10 us a chunk):
+        when it fires while a chunk is awaited, that await is cancelled; when it fires while the
+        consumer has the chunk, the next read fails at once.
+        """
+        loop = asyncio.get_running_loop()
+        reading: list[asyncio.Task[object]] = []  # The task awaiting a chunk, while it does.
+        fired = False
+
+        def expire() -> None:
+            nonlocal fired
+            fired = True
+            for task in reading:
+                task.cancel()
+
+        timer = loop.call_at(loop.time() + (self.at - time.monotonic()), expire)
         try:
             while True:
+                if fired or self.passed():
+                    raise self.error()
+                task = asyncio.current_task()
+                if task is not None:
+                    reading.append(task)
                 try:
-                    chunk = await self.wait(inner.__anext__())
+                    chunk = await inner.__anext__()
                 except StopAsyncIteration:
                     return
+                except asyncio.CancelledError:
+                    if not fired:
+                        raise
+                    if task is not None and sys.version_info >= (3, 11):
+                        task.uncancel()  # Our cancellation, turned into our error: no one else's count.
+                    raise self.error() from None
+                except TransientError as error:
+                    self._raise_if_up(error)
+                    raise
+                finally:
+                    reading.clear()
                 yield chunk
         finally:
+            timer.cancel()
             close = getattr(inner, "aclose", None)
             if close is not None:
                 await close()

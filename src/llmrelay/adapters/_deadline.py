@@ -17,7 +17,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+_E = TypeVar("_E")
 
 _DEADLINE: ContextVar[float | None] = ContextVar("llmrelay_deadline", default=None)
 """`time.monotonic()` at which the current attempt must be over; None: no deadline."""
@@ -29,6 +32,15 @@ def bounded(at: float | None) -> Iterator[None]:
     token = _DEADLINE.set(at)
     try:
         yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def next_within(chunks: Iterator[_T], at: float, end: _E) -> _T | _E:
+    """`next(chunks, end)`, its sockets bounded by `at`: `bounded` without a context manager per chunk."""
+    token = _DEADLINE.set(at)
+    try:
+        return next(chunks, end)
     finally:
         _DEADLINE.reset(token)
 
