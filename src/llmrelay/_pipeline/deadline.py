@@ -82,6 +82,7 @@ class AttemptClock:
         )
 
     def passed(self) -> bool:
+        """Whether the attempt's time is up."""
         return time.monotonic() >= self.at
 
     def _raise_if_up(self, error: TransientError) -> None:
