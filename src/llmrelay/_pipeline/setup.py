@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, get_args
 
-from .._envelope import MODES, Attempt, Completion, Mode
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
@@ -21,6 +21,7 @@ from .._types import NamedTool, Request, ToolChoice
 from ..adapters import Adapter, ProviderOptions, adapter_class
 from ..capabilities import CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
+from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
 from .drive import adrive, drive
 from .flow import Call, Flow, Policy, record_retry, request_flow
 from .output import output_modes, output_spec
@@ -74,6 +75,8 @@ class Pipeline:
         repair_trigger: RepairTrigger | None = None,
         adapter: Adapter | None = None,
         max_steps: int | None = None,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+        deadline: float | None = DEFAULT_DEADLINE,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -81,7 +84,8 @@ class Pipeline:
             model: the model to call, e.g. "openai:gpt-4o-mini".
             api_key: the key for the model's provider (default: the provider's environment variable).
             base_url: another endpoint for the model's provider (required for "openai-compatible").
-            timeout: seconds to wait for each answer.
+            timeout: seconds one attempt may take, from connecting to the answer's last byte
+                (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
             headers: extra HTTP headers for the model's provider.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
@@ -99,6 +103,11 @@ class Pipeline:
                 `_pipeline.repair.problems`; see docs/reliability.md).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            max_tool_calls: the most calls read from one answer, whatever its format (default
+                128); one rejection counts those past it, and they are never run.
+            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
+                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
+                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
         """
         if max_steps is not None:
             warnings.warn(
@@ -117,6 +126,11 @@ class Pipeline:
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
         self.max_tokens_on_length = max_tokens_on_length
+        if isinstance(max_tool_calls, bool) or not isinstance(max_tool_calls, int) or max_tool_calls < 1:
+            raise ConfigError(f"max_tool_calls must be a whole number of at least 1, got {max_tool_calls!r}")
+        self.max_tool_calls = max_tool_calls
+        self.deadline = checked_seconds("deadline", deadline)
+        checked_seconds("timeout", timeout)
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -171,6 +185,7 @@ class Pipeline:
             max_tokens_on_length=self.max_tokens_on_length,
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
+            max_calls=self.max_tool_calls,
         )
 
     def _flow(
@@ -213,16 +228,32 @@ class Pipeline:
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
             self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
-    def _send(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (sync)."""
-        adapter = self._adapter_for(call.step.provider)
-        return self.retry.call(partial(adapter.send, call.request), on_retry=partial(record_retry, trace, call.step))
+    def clock(self, call: Call, ends: float | None) -> AttemptClock:
+        """The time one attempt of `call` has: its provider's `timeout`, within the request's end."""
+        options = self._options.get(call.step.provider)
+        timeout = options.timeout if options is not None and options.timeout is not None else DEFAULT_TIMEOUT
+        return AttemptClock(
+            timeout=timeout, ends=ends, deadline=self.deadline, provider=call.step.provider, model=call.step.model
+        )
 
-    async def _asend(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (async)."""
+    def _send(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (sync), each attempt within its clock."""
         adapter = self._adapter_for(call.step.provider)
-        on_retry = partial(record_retry, trace, call.step)
-        return await self.retry.acall(partial(adapter.asend, call.request), on_retry=on_retry)
+
+        def attempt() -> Any:
+            with self.clock(call, ends).sync():
+                return adapter.send(call.request)
+
+        return self.retry.call(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
+
+    async def _asend(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (async), each attempt within its clock."""
+        adapter = self._adapter_for(call.step.provider)
+
+        async def attempt() -> Any:
+            return await self.clock(call, ends).wait(adapter.asend(call.request))
+
+        return await self.retry.acall(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
     def _complete(
         self,
@@ -241,7 +272,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return drive(flow, partial(self._send, trace))
+        return drive(flow, partial(self._send, trace, request_end(self.deadline)))
 
     async def _acomplete(
         self,
@@ -257,7 +288,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return await adrive(flow, partial(self._asend, trace))
+        return await adrive(flow, partial(self._asend, trace, request_end(self.deadline)))
 
 
 def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
