@@ -241,7 +241,9 @@ class ChatCompletionsAdapter:
             with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
                 http = raw.http_response
                 reader = ChatStreamReader(self, request.model, http.headers)
-                for chunk in chunks(http.iter_bytes(), reader, secret=self._secret):
+                for chunk in chunks(
+                    http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
+                ):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:
@@ -257,7 +259,9 @@ class ChatCompletionsAdapter:
             async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
                 http = raw.http_response
                 reader = ChatStreamReader(self, request.model, http.headers)
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
+                ):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:

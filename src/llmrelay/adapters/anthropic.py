@@ -247,7 +247,9 @@ class AnthropicAdapter:
             with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
-                yield from chunks(http.iter_bytes(), reader, secret=self.options.api_key)
+                yield from chunks(
+                    http.iter_bytes(), reader, secret=self.options.api_key, limit=self.options.max_stream_bytes
+                )
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
@@ -262,7 +264,9 @@ class AnthropicAdapter:
             ) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=self.options.api_key):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=self.options.api_key, limit=self.options.max_stream_bytes
+                ):
                     yield chunk
 
     def _sync_sdk(self) -> anthropic.Anthropic:

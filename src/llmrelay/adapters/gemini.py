@@ -141,7 +141,7 @@ class GeminiAdapter:
                     content = http.read()
                     raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
-                yield from chunks(http.iter_bytes(), reader, secret=secret)
+                yield from chunks(http.iter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes)
         except ProviderError:
             raise
         except Exception as exc:  # Connecting failed: the HTTP library's own exception.
@@ -161,7 +161,9 @@ class GeminiAdapter:
                     content = await http.aread()
                     raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=secret):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes
+                ):
                     yield chunk
         except ProviderError:
             raise
