@@ -250,6 +250,7 @@ BAD_OPTIONS = [
     pytest.param({"headers": {"X Team": "a"}}, "header name", id="header-name-space"),
     pytest.param({"timeout": float("nan")}, "timeout", id="timeout-nan"),
     pytest.param({"timeout": -1.0}, "timeout", id="timeout-negative"),
+    pytest.param({"max_stream_bytes": 0}, "max_stream_bytes", id="cap-zero"),
 ]
 
 

@@ -24,7 +24,7 @@ from ._repair import RepairTrigger, problems
 from ._retry import RetryPolicy
 from ._tools import Tool, ToolLike, to_tools
 from ._types import NamedTool, Request, ToolChoice
-from .adapters import Adapter, ProviderOptions, adapter_class
+from .adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
 from .capabilities import CapabilityLearner, Feature, lookup, modes
 from .errors import ConfigError, ProviderError, UnsupportedFeatureError
 
@@ -68,6 +68,7 @@ class _Pipeline:
         base_url: str | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES,
         mode: Mode | None = None,
         modes: Sequence[Mode] | None = None,
         params: Mapping[str, Any] | None = None,
@@ -91,6 +92,8 @@ class _Pipeline:
             base_url: another endpoint for the model's provider (required for "openai-compatible").
             timeout: seconds to wait for each answer.
             headers: extra HTTP headers for the model's provider.
+            max_stream_bytes: a streamed answer of the model's provider may be this long (default
+                64 MiB); past it the stream ends with `ResponseTooLarge`.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
             params: default generation parameters (temperature, max_tokens…).
@@ -122,7 +125,9 @@ class _Pipeline:
         self.learner = learner or _shared_learner
         self._overrides = capabilities or {}
         self._options = {**(providers or {})}
-        self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
+        self._options[self.provider] = ProviderOptions(
+            api_key, base_url, timeout, dict(headers or {}), max_stream_bytes
+        )
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
         self._given: Adapter | None = adapter  # The caller's to close, not ours.
