@@ -32,7 +32,7 @@ from .._messages import new_call_id
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
-from ._errors import redact, status_error, transport_error
+from ._errors import redact, scrubbed, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
 
@@ -345,6 +345,7 @@ class ChatCompletionsAdapter:
         return raw
 
     def _sdk_error(self, exc: Exception, model: str) -> ProviderError:
+        scrubbed(exc, self._secret)  # It stays the `__cause__`: a traceback prints it.
         response = getattr(exc, "response", None)
         if not isinstance(exc, self.sdk.APIStatusError) or response is None:
             timeout = isinstance(exc, self.sdk.APITimeoutError)

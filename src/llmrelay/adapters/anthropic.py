@@ -46,7 +46,7 @@ from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
-from ._errors import status_error, transport_error
+from ._errors import redact, scrubbed, status_error, transport_error
 
 if TYPE_CHECKING:
     from .._chunks import Chunk
@@ -184,8 +184,9 @@ def _usage(usage: Any) -> Usage:
 def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None) -> ProviderError:
     """The llmrelay error for an SDK error; the caller raises it `from exc`.
 
-    The API key, if the message happened to contain it, is masked.
+    The API key, if the message happened to contain it, is masked, here and in `exc` (see `scrubbed`).
     """
+    scrubbed(exc, api_key)
     if not isinstance(exc, anthropic.APIStatusError):
         timeout = isinstance(exc, anthropic.APITimeoutError)
         return transport_error(exc, timeout=timeout, provider=PROVIDER, model=model, secret=api_key)
@@ -216,6 +217,8 @@ class AnthropicAdapter:
         self._client: anthropic.Anthropic | None = None
         self._async_client: anthropic.AsyncAnthropic | None = None
         self._lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
+        self._secret: str | None = options.api_key
+        """The key in use, wherever it came from (`api_key`, or the SDK's ANTHROPIC_API_KEY / _AUTH_TOKEN)."""
 
     def __repr__(self) -> str:
         return f"AnthropicAdapter({self.options!r})"
@@ -226,7 +229,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model)
+        return _answer(response.http_response, request.model, self._secret)
 
     async def asend(self, request: Request) -> RawResponse:
         """The same, without blocking the event loop."""
@@ -234,7 +237,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = await async_client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model)
+        return _answer(response.http_response, request.model, self._secret)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_anthropic_stream`), or raise a `ProviderError`."""
@@ -246,10 +249,8 @@ class AnthropicAdapter:
         with self._errors(request.model):
             with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
-                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
-                yield from chunks(
-                    http.iter_bytes(), reader, secret=self.options.api_key, limit=self.options.max_stream_bytes
-                )
+                reader = AnthropicStreamReader(request.model, http.headers, self._secret)
+                yield from chunks(http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes)
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
@@ -263,23 +264,27 @@ class AnthropicAdapter:
                 **typed, stream=True, extra_body=extra
             ) as raw:
                 http = raw.http_response
-                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                reader = AnthropicStreamReader(request.model, http.headers, self._secret)
                 async for chunk in achunks(
-                    http.aiter_bytes(), reader, secret=self.options.api_key, limit=self.options.max_stream_bytes
+                    http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
                 ):
                     yield chunk
 
     def _sync_sdk(self) -> anthropic.Anthropic:
         with self._lock:
             if self._client is None:
-                self._client = _checked(anthropic.Anthropic(**self._client_options()))
+                self._client = self._keep_secret(_checked(anthropic.Anthropic(**self._client_options())))
             return self._client
 
     def _async_sdk(self) -> anthropic.AsyncAnthropic:
         with self._lock:
             if self._async_client is None:
-                self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+                self._async_client = self._keep_secret(_checked(anthropic.AsyncAnthropic(**self._client_options())))
             return self._async_client
+
+    def _keep_secret(self, client: _Client) -> _Client:
+        self._secret = client.api_key or client.auth_token or self._secret
+        return client
 
     def close(self) -> None:
         """Close the sync SDK client's connections (an async one's need `aclose`)."""
@@ -313,7 +318,7 @@ class AnthropicAdapter:
         try:
             yield
         except anthropic.APIError as exc:
-            raise to_error(exc, model=model, api_key=self.options.api_key) from exc
+            raise to_error(exc, model=model, api_key=self._secret) from exc
         except ValueError as exc:
             # The SDK refuses, before sending, a non-streaming call that may run past 10 minutes.
             if "Streaming is" not in str(exc):
@@ -342,7 +347,7 @@ def _split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]
     return typed, extra or None
 
 
-def _answer(http_response: Any, model: str) -> RawResponse:
+def _answer(http_response: Any, model: str, secret: str | None) -> RawResponse:
     """Read the answer's JSON ourselves rather than the SDK's parsed `Message`.
 
     An SDK older than a block type (thinking, server tools, ...) parses it into the wrong class, and
@@ -361,7 +366,7 @@ def _answer(http_response: Any, model: str) -> RawResponse:
             model=model,
             status=http_response.status_code,
             request_id=headers.get("request-id"),
-            body=http_response.text,
+            body=redact(http_response.text, secret),
             headers=dict(headers),
         )
     return to_raw_response(body, model=model, request_id=headers.get("request-id"))
