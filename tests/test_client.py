@@ -266,3 +266,10 @@ def test_bad_connection_settings_are_a_config_error_at_construction(options: dic
 )
 def test_good_base_urls_are_accepted(base_url: str) -> None:
     assert llmrelay.Client("openai-compatible:m", base_url=base_url)._options["openai-compatible"].base_url == base_url
+
+
+@pytest.mark.parametrize("arguments", [{"model": SECRET}, {"model": "openai:gpt-4o-mini", "mode": SECRET}])
+def test_a_secret_pasted_as_model_or_mode_is_not_echoed(arguments: dict[str, Any]) -> None:
+    with pytest.raises(llmrelay.ConfigError) as caught:
+        llmrelay.Client(**arguments)
+    assert "pasted" not in str(caught.value)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from typing_extensions import Self
 
+from ._config_checks import shown
 from ._envelope import Attempt, Completion, Mode
 from ._fallback import Step, plan
 from ._flow import Call, Flow, Policy, record_retry, run
@@ -53,7 +54,9 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
-        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+        raise ConfigError(
+            f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {shown(model)}"
+        )
     return provider, name
 
 
@@ -533,7 +536,7 @@ def _no_output_in_streams(params: Mapping[str, Any]) -> None:
 
 def _check_mode(mode: object) -> None:
     if mode is not None and mode not in _MODES:
-        raise ConfigError(f"unknown mode {mode!r} (expected one of {', '.join(_MODES)})")
+        raise ConfigError(f"unknown mode {shown(mode)} (expected one of {', '.join(_MODES)})")
 
 
 def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
