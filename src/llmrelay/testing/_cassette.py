@@ -305,6 +305,8 @@ class Cassette:
             lines.append(f"closest recorded interactions (matching on {', '.join(self._matcher.match_on)}):")
             for position, differs in closest(self._matcher, live, recorded):
                 why = f"differs in {', '.join(differs)}" if differs else "already played (repeats are off)"
+                if "body" in differs:
+                    why += f": {self._matcher.body_difference(live, recorded[position])}"
                 lines.append(f"  #{position} {_describe(recorded[position])}  [{why}]")
         else:
             lines.append("the cassette has no recorded interactions.")
