@@ -187,11 +187,15 @@ class GeminiAdapter:
     def _stream_client(self, *, is_async: bool) -> Any:
         with self._lock:
             if is_async not in self._stream_clients:
-                from ._gemini_stream import http_module
+                from ._gemini_stream import http_module, stream_url
+                from ._origin import client_arguments
 
                 library = http_module()
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
-                client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
+                client = (library.AsyncClient if is_async else library.Client)(
+                    timeout=self.options.timeout,
+                    **client_arguments(stream_url(self.options.base_url, "m"), is_async=is_async),
+                )
                 self._stream_clients[is_async] = client
             return self._stream_clients[is_async]
 
@@ -234,13 +238,20 @@ class GeminiAdapter:
         return self._client
 
     def _http(self) -> types.HttpOptions:
+        from ._gemini_stream import BASE_URL
+        from ._origin import client_arguments
+
         timeout = self.options.timeout
+        endpoint = self.options.base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or BASE_URL
         return types.HttpOptions(
             api_version="v1beta",
             base_url=self.options.base_url,
             headers=dict(self.options.headers) or None,
             timeout=None if timeout is None else max(1, round(timeout * 1000)),
             retry_options=types.HttpRetryOptions(attempts=1),
+            # The SDK follows redirects: the key must not follow one to another host.
+            client_args=client_arguments(endpoint, is_async=False),
+            async_client_args=_async_arguments(endpoint),
         )
 
     # --- the request --------------------------------------------------------------------------
@@ -355,6 +366,17 @@ class GeminiAdapter:
         return NativeCall(
             str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id, kept
         )
+
+
+def _async_arguments(endpoint: str) -> dict[str, Any]:
+    """The async client's arguments: the same hook on httpx; no redirects at all on aiohttp (no hooks there)."""
+    import importlib.util
+
+    from ._origin import client_arguments
+
+    if importlib.util.find_spec("aiohttp") is not None:  # google-genai then sends async calls with aiohttp.
+        return {"allow_redirects": False}
+    return client_arguments(endpoint, is_async=True)
 
 
 def _env_key() -> str | None:
