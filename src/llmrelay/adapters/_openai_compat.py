@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._envelope import ToolCall, Usage
 from .._messages import new_call_id
+from .._text import decode_body
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
@@ -325,6 +326,8 @@ class ChatCompletionsAdapter:
         headers = http.headers
         try:
             body = json.loads(http.content)  # Leading blank lines (OpenRouter) are JSON whitespace.
+        except UnicodeDecodeError:  # Invalid UTF-8: replaced, as in a stream (`_text`).
+            body = _loads(decode_body(http.content, f"{self.provider}'s answer"))
         except ValueError:
             body = None  # Not JSON: a proxy's page, an empty or a cut-off body. Raised below, text kept.
         if not isinstance(body, Mapping):
@@ -375,6 +378,13 @@ def _create_arguments(body: dict[str, Any]) -> dict[str, Any]:
     # fields such as OpenRouter's `provider` or vLLM's `guided_json` included).
     rest = {key: value for key, value in body.items() if key not in ("model", "messages")}
     return {"model": body["model"], "messages": body["messages"], "extra_body": rest}
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _decoded(response: Any, *, fallback: Any) -> Any:

@@ -16,11 +16,11 @@ Also the transport's failures while the body is read, as llmrelay errors (`read_
 
 from __future__ import annotations
 
-import codecs
 import re
 import sys
 from dataclasses import dataclass
 
+from .._text import stream_decoder
 from ..errors import ProviderError
 from ._errors import transport_error
 
@@ -49,7 +49,7 @@ class EventDecoder:
     """
 
     def __init__(self) -> None:
-        self._text = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._text = stream_decoder()  # Invalid UTF-8: U+FFFD and a warning, as a whole answer gets.
         self._kind: str | None = None  # "sse" or "json", decided by the first non-blank character.
         self._blank: list[str] = []  # Before that character: blank text since the last line end.
         # SSE state.

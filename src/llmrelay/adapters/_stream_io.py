@@ -12,6 +12,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Protocol
 
 from .._chunks import Chunk
+from .._text import clean
 from ..errors import ProviderConnectionError, ProviderError, ResponseTooLarge, ServerError
 from . import DEFAULT_MAX_STREAM_BYTES
 from ._sse import EventDecoder, ServerEvent, read_failure
@@ -95,9 +96,9 @@ def _check_complete(reader: Reader, decoder: EventDecoder) -> None:
 
 
 def decode(event: ServerEvent, reader: Reader) -> Any:
-    """The event's JSON data; a `ServerError` when it is not JSON."""
+    """The event's JSON data (lone surrogates replaced, see `_text`); a `ServerError` when it is not JSON."""
     try:
-        return json.loads(event.data)
+        return clean(json.loads(event.data), f"{reader.provider}'s stream")
     except ValueError as exc:
         raise ServerError(
             f"a stream event is not JSON: {event.data[:200]!r}", provider=reader.provider, model=reader.model

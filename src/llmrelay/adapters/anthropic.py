@@ -32,6 +32,7 @@ the other providers.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -42,6 +43,7 @@ from .._envelope import Usage
 from .._instructions import envelope_schema, prepare_messages
 from .._messages import new_call_id, portable_id
 from .._schemas import for_anthropic
+from .._text import decode_body
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
@@ -356,7 +358,7 @@ def _answer(http_response: Any, model: str, secret: str | None) -> RawResponse:
     """
     headers = http_response.headers
     try:
-        body = http_response.json()
+        body = json.loads(decode_body(http_response.content, "anthropic's answer"))  # Invalid UTF-8: see `_text`.
     except ValueError:  # Not JSON: a proxy's error page answered with 200, say.
         body = None
     if not isinstance(body, Mapping):
