@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -202,6 +203,7 @@ class _Pipeline:
         forced = mode or self.mode or (None if tool_list or spec else "text")
         modes_for = output_modes(self.supported_modes) if spec and not tool_list else self.supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_steps)
+        steps = [replace(step, host=getattr(self.adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             schema = envelope_schema(tool_list) if step.mode == "json_schema" else None

@@ -147,7 +147,7 @@ def _degrade(
     errors: list[ProviderError],
 ) -> Flow:
     """The last resort: a usable model, in text mode, without tools."""
-    step = Step(first.provider, first.model, "text")
+    step = replace(first, mode="text")
     request = replace(build(step), tools=(), tool_choice=None, response_schema=None)
     started = time.monotonic()
     try:
@@ -177,12 +177,13 @@ def _finish(result: Completion, trace: list[Attempt]) -> Completion:
 
 def record_retry(trace: list[Attempt], step: Step, error: BaseException, wait: float) -> None:
     """Put a transient failure that is about to be retried into the trace."""
-    trace.append(Attempt(step.provider, step.model, step.mode, "retry", f"{_reason(error)}; retrying in {wait:.2f}s"))
+    reason = f"{_reason(error)}; retrying in {wait:.2f}s"
+    trace.append(Attempt(step.provider, step.model, step.mode, "retry", reason, host=step.host))
 
 
 def _attempt(step: Step, outcome: Outcome, reason: str | None, started: float, usage: Usage | None = None) -> Attempt:
     elapsed = time.monotonic() - started
-    return Attempt(step.provider, step.model, step.mode, outcome, reason, elapsed, usage or Usage())
+    return Attempt(step.provider, step.model, step.mode, outcome, reason, elapsed, usage or Usage(), step.host)
 
 
 def _reason(error: BaseException) -> str:

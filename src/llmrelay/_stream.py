@@ -134,7 +134,8 @@ class StreamState:
         raw = self.assembler.raw(self._done)
         result = to_completion(raw, tools=self.request.tools, mode=self.request.mode, strict=self.strict)
         cut = [self._cut_off(index) for index in sorted(self._native) if index not in self._done]
-        failed = Attempt(call.step.provider, call.step.model, call.step.mode, "error", f"stream interrupted: {error}")
+        step = call.step
+        failed = Attempt(step.provider, step.model, step.mode, "error", f"stream interrupted: {error}", host=step.host)
         attempts = [*trace, replace(failed, usage=raw.usage)]
         received = replace(
             result,

@@ -35,6 +35,7 @@ from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import redact, scrubbed, status_error, transport_error
 from ._openai_messages import request_body
+from ._origin import endpoint_host
 from ._signatures import SignatureMemory
 
 if TYPE_CHECKING:
@@ -170,6 +171,10 @@ class ChatCompletionsAdapter:
     max_tokens_field: ClassVar[str] = "max_tokens"
     stream_usage: ClassVar[bool] = False
     """Ask for usage in streams (`stream_options.include_usage`); only where the API is known to take it."""
+    base_url_env: ClassVar[str | None] = None
+    """The environment variable the SDK reads the endpoint from when none is given."""
+    default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+    """The SDK's endpoint when none is given nor set in `base_url_env`."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
@@ -180,6 +185,11 @@ class ChatCompletionsAdapter:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
+
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`)."""
+        return endpoint_host(self.base_url(), self.base_url_env, self.default_base_url)
 
     # Hooks.
 

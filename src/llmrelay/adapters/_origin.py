@@ -9,6 +9,7 @@ not the configured endpoint's, as browsers and the OpenAI and Anthropic SDKs do.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -52,6 +53,17 @@ def akeep_credentials_at(url: str) -> Callable[[Any], Awaitable[None]]:
         hook(request)
 
     return ahook
+
+
+def endpoint_host(base_url: str | None, env: str | None, default: str) -> str | None:
+    """The host an SDK sends to: `base_url`, else the SDK's own environment variable, else its default.
+
+    The SDKs read `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GROQ_BASE_URL` and
+    `GOOGLE_GEMINI_BASE_URL` when no base URL is given: a variable set in the environment sends
+    the key elsewhere silently, so the host actually used is put on each `Attempt`.
+    """
+    url = base_url or (os.environ.get(env) if env else None) or default
+    return urlsplit(url).hostname
 
 
 def client_arguments(url: str, *, is_async: bool) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolC
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import redact, scrubbed, status_error, transport_error
+from ._origin import endpoint_host
 
 if TYPE_CHECKING:
     from .._chunks import Chunk
@@ -224,6 +225,11 @@ class AnthropicAdapter:
 
     def __repr__(self) -> str:
         return f"AnthropicAdapter({self.options!r})"
+
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`): `base_url`, ANTHROPIC_BASE_URL, or Anthropic's."""
+        return endpoint_host(self.options.base_url, "ANTHROPIC_BASE_URL", "https://api.anthropic.com")
 
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Claude's answer, or raise a `ProviderError`."""

@@ -105,6 +105,13 @@ class GeminiAdapter:
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
 
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`), streams included."""
+        from ._origin import endpoint_host
+
+        return endpoint_host(_endpoint(self.options.base_url), None, "")
+
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Gemini's answer, or raise a `ProviderError`."""
         contents, config = self._request(request)
@@ -182,19 +189,24 @@ class GeminiAdapter:
             )
         contents, config = self._request(request)
         headers = {"x-goog-api-key": secret, **self.options.headers}
-        return stream_url(self.options.base_url, request.model), request_body(contents, config), headers, secret
+        return (
+            stream_url(_endpoint(self.options.base_url), request.model),
+            request_body(contents, config),
+            headers,
+            secret,
+        )
 
     def _stream_client(self, *, is_async: bool) -> Any:
         with self._lock:
             if is_async not in self._stream_clients:
-                from ._gemini_stream import http_module, stream_url
+                from ._gemini_stream import http_module
                 from ._origin import client_arguments
 
                 library = http_module()
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
                 client = (library.AsyncClient if is_async else library.Client)(
                     timeout=self.options.timeout,
-                    **client_arguments(stream_url(self.options.base_url, "m"), is_async=is_async),
+                    **client_arguments(_endpoint(self.options.base_url), is_async=is_async),
                 )
                 self._stream_clients[is_async] = client
             return self._stream_clients[is_async]
@@ -238,11 +250,10 @@ class GeminiAdapter:
         return self._client
 
     def _http(self) -> types.HttpOptions:
-        from ._gemini_stream import BASE_URL
         from ._origin import client_arguments
 
         timeout = self.options.timeout
-        endpoint = self.options.base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or BASE_URL
+        endpoint = _endpoint(self.options.base_url)
         return types.HttpOptions(
             api_version="v1beta",
             base_url=self.options.base_url,
@@ -366,6 +377,13 @@ class GeminiAdapter:
         return NativeCall(
             str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id, kept
         )
+
+
+def _endpoint(base_url: str | None) -> str:
+    """Where requests go: `base_url`, else GOOGLE_GEMINI_BASE_URL (read by google-genai too), else Google's."""
+    from ._gemini_stream import BASE_URL
+
+    return base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or BASE_URL
 
 
 def _async_arguments(endpoint: str) -> dict[str, Any]:
