@@ -63,7 +63,7 @@ class ProviderOptions:
         """
         if self.base_url is not None:
             _check_base_url(self.base_url)
-        if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
+        if isinstance(self.timeout, (int, float)) and not (math.isfinite(self.timeout) and self.timeout > 0):
             raise ConfigError(f"timeout must be a number of seconds > 0, got {self.timeout!r}")
         for name, value in self.headers.items():
             _check_header(name, value)
