@@ -103,6 +103,7 @@ SSE_BODIES: dict[str, Callable[[int], bytes]] = {
     "blank lines, then an event": lambda size: b"\n" * size + b"data: {}\n\n",
     "an event, then blank lines": lambda size: b"data: {}\n" + b"\r\n" * (size // 2),
     "one JSON array item (Gemini)": lambda size: b'[{"text": "' + b"x" * size + b'"}]',
+    "keep-alive comments (: lines)": lambda size: b"data: {}\n" + b":\n" * (size // 2) + b"\n",
 }
 
 

@@ -96,6 +96,9 @@ DECODED = [
     ("  \n\r\n \ndata: x\n\n", [ServerEvent(None, "x")]),
     ("\n\n  data: ignored\ndata: kept\n\n", [ServerEvent(None, "kept")]),
     ("\r\n\r\n\n[{}]", [ServerEvent(None, "{}")]),
+    ("data: a\n:c1\r\n:c2\r: c3\n\n:c4\ndata: b\n:c5\n\n", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
+    (":only\n:comments\r\n\n", []),
+    ("data: a\n:c\ndata: b\n\n", [ServerEvent(None, "a\nb")]),  # A comment between data lines.
 ]
 
 

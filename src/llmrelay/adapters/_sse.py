@@ -24,8 +24,11 @@ from .._text import stream_decoder
 from ..errors import ProviderError
 from ._errors import transport_error
 
-_LINE_ENDS = re.compile(r"(?:\r\n|\r|\n)+")
-"""A run of line ends: the first ends a line, any more are blank lines (and one blank line dispatches)."""
+_LINE_ENDS = re.compile(r"[\r\n]+")
+"""A run of line ends (CRLF, CR or LF): the first ends a line, any more are blank lines. A character
+class, not an alternation: `re` scans for it at C speed (the alternation cost ~90 ns a character)."""
+_COMMENTS = re.compile(r"(?::[^\r\n]*(?:\r\n|\r(?!\Z)|\n))+")
+"""Whole comment lines in a row (each with its one line end); a CR last in the piece may be half a CRLF."""
 _JSON_STRUCTURE = re.compile(r'["{}\[\]]')
 """Outside strings, only quotes and brackets matter to a JSON reader that cuts objects out."""
 _JSON_IN_STRING = re.compile(r'["\\]')
@@ -109,15 +112,22 @@ class EventDecoder:
         if self._skip_lf and text.startswith("\n"):
             text = text[1:]  # The second half of a CRLF split across two pieces.
         self._skip_lf = text.endswith("\r")
+        if "\n" not in text and "\r" not in text:  # The middle of a long line: nothing to scan.
+            self._line.append(text)
+            return []
         events: list[ServerEvent] = []
         start = 0
-        for ends in _LINE_ENDS.finditer(text):
-            self._line.append(text[start : ends.start()])
-            line, self._line = "".join(self._line), []
+        while (ends := _LINE_ENDS.search(text, start)) is not None:
+            line = text[start : ends.start()]
+            if self._line:  # The line began in an earlier piece.
+                line, self._line = "".join([*self._line, line]), []
             events += self._line_read(line)
-            if _count_line_ends(ends.group()) > 1:  # A blank line follows.
+            run = ends.group()
+            if len(run) > 1 and len(run) - run.count("\r\n") > 1:  # A blank line follows.
                 events += self._dispatch()
             start = ends.end()
+            if text.startswith(":", start) and (comments := _COMMENTS.match(text, start)) is not None:
+                start = comments.end()  # Keep-alive comments, skipped in one step however many.
         if start < len(text):
             self._line.append(text[start:])  # An unfinished line waits for the next piece.
         return events
@@ -125,7 +135,7 @@ class EventDecoder:
     def _line_read(self, line: str) -> list[ServerEvent]:
         if not line:
             return self._dispatch()
-        if not line.startswith(":"):
+        if line[0] != ":":  # Not a comment (a keep-alive).
             name, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if name == "data":
@@ -181,10 +191,6 @@ class EventDecoder:
         else:
             self._in_string = False
         return found.end()
-
-
-def _count_line_ends(run: str) -> int:
-    return len(run) - run.count("\r\n")
 
 
 def read_failure(exc: BaseException, *, provider: str, model: str, secret: str | None) -> ProviderError | None:
