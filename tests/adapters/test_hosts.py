@@ -58,3 +58,37 @@ def test_each_attempt_names_the_host_the_request_went_to(
             result = client.complete("Hi")
     assert {call.request.url.host for call in route.calls} == {host}
     assert [attempt.host for attempt in result.attempts] == [host]
+
+
+# --- no credential follows a redirect to another origin --------------------------------------------
+
+REDIRECTED = [
+    ("openai:gpt-4o-mini", "api.openai.com"),
+    ("groq:llama-3.3-70b", "api.groq.com"),
+    ("openrouter:x/y", "openrouter.ai"),
+    ("anthropic:claude-sonnet-4-5", "api.anthropic.com"),
+    ("gemini:gemini-2.5-flash", "generativelanguage.googleapis.com"),
+]
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize(("model", "host"), REDIRECTED)
+async def test_no_key_nor_header_of_yours_follows_a_redirect_to_another_host(
+    model: str, host: str, use_async: bool
+) -> None:
+    """The SDKs drop their own key on such a redirect; `headers=` (an X-Proxy-Token) went along before."""
+    secrets = {"api_key": "secret-key-0123456789", "headers": {"X-Proxy-Token": "proxy-token-987654321"}}
+    with mock_http() as router:
+        router.route(host=host).mock(
+            return_value=httpx.Response(307, headers={"location": "https://collector.example/steal"})
+        )
+        stolen = router.route(host="collector.example").mock(return_value=httpx.Response(404, json={}))
+        retry = llmrelay.RetryPolicy(max_attempts=1)
+        with pytest.raises(llmrelay.LLMRelayError):
+            if use_async:
+                await llmrelay.AsyncClient(model, retry=retry, **secrets).complete("Hi")  # type: ignore[arg-type]
+            else:
+                llmrelay.Client(model, retry=retry, **secrets).complete("Hi")  # type: ignore[arg-type]
+    for call in stolen.calls:
+        sent = str(call.request.headers)
+        assert "secret-key" not in sent and "proxy-token" not in sent

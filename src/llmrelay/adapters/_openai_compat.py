@@ -35,7 +35,7 @@ from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import redact, scrubbed, status_error, transport_error
 from ._openai_messages import request_body
-from ._origin import endpoint_host
+from ._origin import endpoint_host, guard_sdk_client
 from ._signatures import SignatureMemory
 
 if TYPE_CHECKING:
@@ -327,6 +327,7 @@ class ChatCompletionsAdapter:
             raise self._no_key() from exc
         self._secret = getattr(client, "api_key", None) or self._secret
         self.configure(client)
+        guard_sdk_client(client, self.options.headers, is_async=is_async)
         return client
 
     def _no_key(self) -> AuthenticationError:

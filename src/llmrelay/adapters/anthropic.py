@@ -49,7 +49,7 @@ from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolC
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import redact, scrubbed, status_error, transport_error
-from ._origin import endpoint_host
+from ._origin import endpoint_host, guard_sdk_client
 
 if TYPE_CHECKING:
     from .._chunks import Chunk
@@ -282,12 +282,14 @@ class AnthropicAdapter:
         with self._lock:
             if self._client is None:
                 self._client = self._keep_secret(_checked(anthropic.Anthropic(**self._client_options())))
+                guard_sdk_client(self._client, self.options.headers, is_async=False)
             return self._client
 
     def _async_sdk(self) -> anthropic.AsyncAnthropic:
         with self._lock:
             if self._async_client is None:
                 self._async_client = self._keep_secret(_checked(anthropic.AsyncAnthropic(**self._client_options())))
+                guard_sdk_client(self._async_client, self.options.headers, is_async=True)
             return self._async_client
 
     def _keep_secret(self, client: _Client) -> _Client:

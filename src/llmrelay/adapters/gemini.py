@@ -206,7 +206,7 @@ class GeminiAdapter:
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
                 client = (library.AsyncClient if is_async else library.Client)(
                     timeout=self.options.timeout,
-                    **client_arguments(_endpoint(self.options.base_url), is_async=is_async),
+                    **client_arguments(_endpoint(self.options.base_url), self.options.headers, is_async=is_async),
                 )
                 self._stream_clients[is_async] = client
             return self._stream_clients[is_async]
@@ -261,8 +261,8 @@ class GeminiAdapter:
             timeout=None if timeout is None else max(1, round(timeout * 1000)),
             retry_options=types.HttpRetryOptions(attempts=1),
             # The SDK follows redirects: the key must not follow one to another host.
-            client_args=client_arguments(endpoint, is_async=False),
-            async_client_args=_async_arguments(endpoint),
+            client_args=client_arguments(endpoint, self.options.headers, is_async=False),
+            async_client_args=_async_arguments(endpoint, self.options.headers),
         )
 
     # --- the request --------------------------------------------------------------------------
@@ -386,7 +386,7 @@ def _endpoint(base_url: str | None) -> str:
     return base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or BASE_URL
 
 
-def _async_arguments(endpoint: str) -> dict[str, Any]:
+def _async_arguments(endpoint: str, headers: Mapping[str, str]) -> dict[str, Any]:
     """The async client's arguments: the same hook on httpx; no redirects at all on aiohttp (no hooks there)."""
     import importlib.util
 
@@ -394,7 +394,7 @@ def _async_arguments(endpoint: str) -> dict[str, Any]:
 
     if importlib.util.find_spec("aiohttp") is not None:  # google-genai then sends async calls with aiohttp.
         return {"allow_redirects": False}
-    return client_arguments(endpoint, is_async=True)
+    return client_arguments(endpoint, headers, is_async=True)
 
 
 def _env_key() -> str | None:
