@@ -10,15 +10,17 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, get_args
 
+from .._config_checks import shown
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
 from .._types import NamedTool, Request, ToolChoice
-from ..adapters import Adapter, ProviderOptions, adapter_class
+from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
 from ..capabilities import CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
@@ -45,7 +47,9 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
-        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+        raise ConfigError(
+            f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {shown(model)}"
+        )
     return provider, name
 
 
@@ -60,6 +64,7 @@ class Pipeline:
         base_url: str | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES,
         mode: Mode | None = None,
         modes: Sequence[Mode] | None = None,
         params: Mapping[str, Any] | None = None,
@@ -87,6 +92,8 @@ class Pipeline:
             timeout: seconds one attempt may take, from connecting to the answer's last byte
                 (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
             headers: extra HTTP headers for the model's provider.
+            max_stream_bytes: a streamed answer of the model's provider may be this long (default
+                64 MiB); past it the stream ends with `ResponseTooLarge`.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
             params: default generation parameters (temperature, max_tokens…).
@@ -138,7 +145,11 @@ class Pipeline:
         self._overrides = capabilities or {}
         self._options = {**(providers or {})}
         self._options[self.provider] = ProviderOptions(
-            api_key=api_key, base_url=base_url, timeout=timeout, headers=dict(headers or {})
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            headers=dict(headers or {}),
+            max_stream_bytes=max_stream_bytes,
         )
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
@@ -208,6 +219,7 @@ class Pipeline:
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             request = Request(
@@ -298,7 +310,7 @@ def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
 
 def _check_mode(mode: object) -> None:
     if mode is not None and mode not in MODES:
-        raise ConfigError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+        raise ConfigError(f"unknown mode {shown(mode)} (expected one of {', '.join(MODES)})")
 
 
 def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:

@@ -28,13 +28,17 @@ from typing import Any
 from google.genai import errors as genai_errors
 
 from ..errors import AuthenticationError, ProviderError, ServerError
-from ._errors import redact, seconds, status_error, transport_error
+from ._errors import redact, scrubbed, seconds, status_error, transport_error
 
 PROVIDER = "gemini"
 
 
 def to_error(exc: Exception, *, model: str, secret: str | None) -> ProviderError | None:
-    """Our error for an SDK or transport exception; None for anything else (a bug: let it show)."""
+    """Our error for an SDK or transport exception; None for anything else (a bug: let it show).
+
+    `exc` itself is scrubbed of the key too: it stays the `__cause__`, which a traceback prints.
+    """
+    scrubbed(exc, secret)
     if isinstance(exc, genai_errors.APIError):
         return _status_error(exc, model, secret)
     timeouts, connections = _transport_errors()
