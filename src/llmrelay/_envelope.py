@@ -217,4 +217,4 @@ def positional_builder(cls: type[_T], *, leading: int | None = None) -> Callable
 
 # What `parse_response` knows: the answer's fields. The client's (mode, usage, attempts…) keep their defaults.
 new_completion = positional_builder(Completion, leading=8)
-new_tool_call = positional_builder(ToolCall)
+new_tool_call = positional_builder(ToolCall, leading=3)  # `signature` is a provider field.

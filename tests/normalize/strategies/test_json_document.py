@@ -167,6 +167,34 @@ CASES = [
         ids=["123456789"],
         format=F,
     ),
+    # Issue 13: an `id` beside name and arguments (read on the envelope's direct path).
+    Case(
+        "envelope calls with ids",
+        dumps({"toolCalls": [{"id": "call_1", "name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {}}]}),
+        [("f", {"a": 1}), ("g", {})],
+        ids=["call_1", None],
+        format=F,
+    ),
+    Case(
+        "envelope call with an integer id",
+        dumps({"toolCalls": [{"id": 7, "name": "f", "arguments": {}}]}),
+        [("f", {})],
+        ids=["7"],
+        format=F,
+    ),
+    Case(
+        "envelope call with an empty id",
+        dumps({"toolCalls": [{"id": "", "name": "f", "arguments": {}}]}),
+        [("f", {})],
+        ids=[None],
+        format=F,
+    ),
+    Case(
+        "envelope call with a third key that is not an id",
+        dumps({"toolCalls": [{"name": "f", "arguments": {}, "type": "function"}]}),
+        [("f", {})],
+        format=F,
+    ),
     Case(
         "xLAM array of calls",
         dumps([{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]),
