@@ -1,7 +1,5 @@
 """llmrelay: call any LLM with tools and get one canonical answer, whatever format the model used."""
 
-_TYPE_CHECKING = False  # Not `typing.TYPE_CHECKING`: `import llmrelay` does not load typing.
-
 from .errors import (
     AllAttemptsFailed,
     AuthenticationError,
@@ -26,6 +24,7 @@ from .errors import (
 )
 
 __version__ = "0.1.0"
+_TYPE_CHECKING = False  # Not `typing.TYPE_CHECKING`: `import llmrelay` does not load typing.
 
 __all__ = [
     "AllAttemptsFailed",
