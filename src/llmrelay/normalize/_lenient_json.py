@@ -41,6 +41,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._scan import possessive
+
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
 
@@ -60,21 +62,22 @@ class TruncatedJSONError(LenientJSONError):
 # What may follow a complete string: a quote before anything else is an apostrophe inside it.
 _AFTER = r"[ \t\n\r]*(?:[,:\]}/#]|\Z)"
 # Each body is "normal* (special normal*)*", which cannot backtrack more than linearly.
-_DQ_BODY = r'[^"\\]*(?:\\.[^"\\]*)*'
-_SQ_BODY = rf"[^'\\]*(?:(?:\\.|'+(?!{_AFTER}))[^'\\]*)*"
-_SMART_BODY = r"[^“”\\]*(?:\\.[^“”\\]*)*"
-_SMART_SQ_BODY = rf"[^‘’\\]*(?:(?:\\.|’(?!{_AFTER}))[^‘’\\]*)*"
+# Possessive (`*+`, see `_scan.possessive`): what follows each body can match wherever it stops.
+_DQ_BODY = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
+_SQ_BODY = rf"[^'\\]*+(?:(?:\\.|'+(?!{_AFTER}))[^'\\]*+)*+"
+_SMART_BODY = r"[^“”\\]*+(?:\\.[^“”\\]*+)*+"
+_SMART_SQ_BODY = rf"[^‘’\\]*+(?:(?:\\.|’(?!{_AFTER}))[^‘’\\]*+)*+"
 # One token: a string (closed, or running to the end of the text) or a comment. The first
 # character is matched alone and the alternatives look back at it: a pattern that starts with
 # a plain character class lets the regex engine skip to the next candidate at C speed.
-_TOKEN = re.compile(
+_TOKEN = possessive(
     rf"""([\"'“”„‘’‚/\#](?:
         (?<=")  {_DQ_BODY}      (?:"|\\?\Z)
       | (?<=')  {_SQ_BODY}      (?:'|\\?\Z)
       | (?<=[“”„]) {_SMART_BODY}    (?:[“”]|\\?\Z)
       | (?<=[‘’‚]) {_SMART_SQ_BODY} (?:[’‘]|\\?\Z)
-      | (?:(?<=/)(?:/[^\n]*|\*.*?(?:\*/|\Z)) | (?<=\#)[^\n]*)  # comments, and any right after
-        (?:[ \t\n\r]*(?://[^\n]*|\#[^\n]*))*
+      | (?:(?<=/)(?:/[^\n]*+|\*.*?(?:\*/|\Z)) | (?<=\#)[^\n]*+)  # comments, and any right after
+        (?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))*+
     ))""",
     re.DOTALL | re.VERBOSE,
 )
@@ -134,14 +137,16 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
 def loads_strict(text: str) -> Any:
-    """`json.loads(text)`, faster on short input; raises ValueError (or RecursionError) likewise."""
+    """`json.loads(text)`, faster on short input; raises `json.JSONDecodeError` (or RecursionError) likewise."""
     start = 0 if text[:1] in _OPENERS else _skip_whitespace(text, 0)
     try:
         value, end = _scan_once(text, start)
     except StopIteration as exc:
-        raise ValueError(f"no JSON value at position {exc.value}") from None
-    if end != len(text) and _skip_whitespace(text, end) != len(text):
-        raise ValueError(f"extra data at position {end}")
+        raise json.JSONDecodeError("Expecting value", text, exc.value) from None
+    if end != len(text):
+        end = _skip_whitespace(text, end)
+        if end != len(text):
+            raise json.JSONDecodeError("Extra data", text, end)
     return value
 
 
@@ -159,10 +164,6 @@ def loads_lenient(text: str) -> Any:
     """
     try:
         return loads_strict(text)
-    except (ValueError, RecursionError):
-        pass  # Read again by json.loads below, for the error's message and position.
-    try:
-        return json.loads(text)
     except json.JSONDecodeError as exc:
         _refuse_early(exc, text)
     except RecursionError:
