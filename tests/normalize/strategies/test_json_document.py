@@ -15,6 +15,10 @@ def dumps(value: object) -> str:
     return json.dumps(value)
 
 
+DEEP_CUT = '{"content": "Checking.", "toolCalls": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": ' + (
+    '{"a": ' * 300
+)
+
 CASES = [
     # Envelopes.
     Case(
@@ -283,6 +287,24 @@ CASES = [
         '{"content": "Use <tool_call>{\\"name\\": \\"f\\"}</tool_call> tags',
         content='Use <tool_call>{"name": "f"}</tool_call> tags',
         format=F,
+    ),
+    # Issue 12: the cut-envelope reader is a Python loop, so it stops past 200 open containers;
+    # deeper (hostile: `{"a":` 200k times took seconds), the answer is one truncated rejection.
+    Case(
+        "cut envelope whose last call nests 150 deep",
+        '{"content": "Checking.", "toolCalls": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": '
+        + '{"a": ' * 150,
+        [("f", {})],
+        content="Checking.",
+        rejected=["truncated"],
+        format=F,
+    ),
+    Case(
+        "cut envelope nesting past 200 levels",
+        DEEP_CUT,
+        content=DEEP_CUT,
+        rejected=["truncated"],
+        format="lenient_json_document",
     ),
     Case("a whole answer of only content", dumps({"content": "Hi!"}), content="Hi!", format=F),
     plain("data cut short", '{"temperature": 21, "unit": "C', format=None),
