@@ -76,11 +76,15 @@ def environment() -> str:
     return f"Measured {today} on {machine}, Python {platform.python_version()}; {', '.join(versions)}."
 
 
+def verdict(tables: Sequence[Table]) -> str:
+    """Whether every target was met, or which rows missed theirs."""
+    missed = [label for t in tables for label in t.missed]
+    return "all targets met" if not missed else f"targets missed: {'; '.join(missed)}"
+
+
 def report(tables: Sequence[Table]) -> str:
     """The tables as printed and as written, and the targets missed."""
-    text = "\n\n".join(t.markdown() for t in tables)
-    missed = [label for t in tables for label in t.missed]
-    return text + ("\n\nall targets met" if not missed else f"\n\ntargets missed: {', '.join(missed)}")
+    return "\n\n".join([*(t.markdown() for t in tables), verdict(tables)])
 
 
 def write_results(script: str, command: str, tables: Sequence[Table]) -> Path:

@@ -1,6 +1,6 @@
 """How fast `IncrementalParser` reads a streamed answer, next to one `parse_response` of the whole text.
 
-Run: python benchmarks/stream_parse_speed.py [--check]
+Run: python benchmarks/stream_parse_speed.py [--check] [--write]
 
 Each answer (1 MB, and the same kind of answer at 2 MB; the envelopes also in json mode, where
 their content and calls are decoded as they arrive) is fed in chunks of 4 characters (streamed
@@ -10,7 +10,8 @@ call overhead. Target: linear (the 2 MB stream within 2.5x of the 1 MB one: a re
 text so far on every chunk would make it 4x, and take minutes). The cost per chunk is shown for
 reference: a few µs, against the milliseconds a provider takes to send a chunk.
 
-Timings are the best of a few repeats. With --check the script exits 1 when a target is missed.
+Timings are the best of a few repeats. With --check the script exits 1 when a target is missed;
+with --write it writes its table to benchmarks/results/stream_parse_speed.md and the README.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import json
 import sys
 import timeit
 from collections.abc import Callable
+
+from _results import Table, report, write_results
 
 from llmrelay import parse_response
 from llmrelay.normalize._incremental import IncrementalParser
@@ -73,11 +76,14 @@ def stream(text: str, size: int, json_mode: bool = False) -> None:
     parser.finish()
 
 
+def tables() -> list[Table]:
+    columns = ["answer", "size", "parse_response", "4-char chunks", "µs per chunk", "64-char chunks", "x2 size"]
+    title = "Streamed answer vs one parse_response (target: twice the text within 2.5x the time):"
+    return [Table(columns, list(answers(1000)), title)]
+
+
 def main() -> int:
-    check = "--check" in sys.argv[1:]
-    missed = []
-    print("Streamed answer vs one parse_response (target: 2x the text within 2.5x the time)\n")
-    print(f"{'answer':44} {'size':>7} {'parse':>8} {'4-char':>9} {'µs/chunk':>9} {'64-char':>8} {'x2 size':>8}")
+    done = tables()
     for (label, (text, json_mode)), (bigger, _) in zip(answers().items(), answers(2 * MB).values(), strict=True):
         whole = best_of(lambda text=text: parse_response(text))
         small = best_of(lambda text=text, json_mode=json_mode: stream(text, 4, json_mode))
@@ -85,14 +91,14 @@ def main() -> int:
         doubled = best_of(lambda bigger=bigger, json_mode=json_mode: stream(bigger, 4, json_mode))
         per_chunk = small * 1e6 / (len(text) / 4)
         growth = doubled / small
-        print(
-            f"{label:44} {len(text.encode()) / MB:5.2f}MB {whole * 1000:6.1f}ms {small * 1000:7.1f}ms"
-            f" {per_chunk:9.2f} {large * 1000:6.1f}ms {growth:7.2f}x"
-        )
-        if growth > 2.5:
-            missed.append(label)
-    print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
-    return 1 if check and missed else 0
+        cells = (f"{len(text.encode()) / MB:.2f} MB", f"{whole * 1000:.1f} ms", f"{small * 1000:.1f} ms")
+        cells += (f"{per_chunk:.2f}", f"{large * 1000:.1f} ms", f"{growth:.2f}x")
+        done[0].fill(label, *cells, missed=growth > 2.5)
+        print(f"{label}: {', '.join(cells)}", flush=True)
+    print(report(done))
+    if "--write" in sys.argv[1:]:
+        write_results("stream_parse_speed", "python benchmarks/stream_parse_speed.py", done)
+    return 1 if "--check" in sys.argv[1:] and done[0].missed else 0
 
 
 if __name__ == "__main__":
