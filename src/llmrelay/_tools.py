@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -118,8 +119,6 @@ def _from_pydantic_model(model: type[Any]) -> Tool:
 
 
 def _from_function(function: Callable[..., Any]) -> Tool:
-    import inspect  # Like pydantic: loaded when a function becomes a tool, not with the client (~5 ms).
-
     import pydantic  # Heavy import: only when a function is turned into a tool.
 
     summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
