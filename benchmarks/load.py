@@ -138,7 +138,14 @@ WORKLOADS = ("raw openai SDK", "llmrelay complete", "llmrelay stream")
 
 
 def tables() -> list[Table]:
-    columns = ["", "requests", "throughput", "most in flight", "peak memory per request in flight", "held after"]
+    columns = [
+        "workload",
+        "requests",
+        "throughput",
+        "most in flight",
+        "peak memory per request in flight",
+        "held after",
+    ]
     title = f"Many requests at once through `AsyncClient`, mocked answers delayed {DELAY * 1000:.0f} ms:"
     return [Table(columns, list(WORKLOADS), title)]
 

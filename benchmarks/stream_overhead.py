@@ -8,27 +8,26 @@ For OpenAI, Anthropic and Gemini, a text answer (200 words) and a tool call whos
 llmrelay's stream is iterated the same way (its events, the arguments read as they grow, the
 final Completion). Target: every provider and stream kind within 1.2x of the raw SDK.
 
-Each repeat times both, one after the other; the table gives the medians of 7 repeats and the
-median of the per-repeat ratios (a busy machine slows both alike). With --check the script exits
-1 when a target is missed; with --write it writes its table to benchmarks/results/stream_overhead.md.
+The two are iterated in turn, each stream timed; the table gives the medians of 150 streams of
+each and the median of the ratios within each pair (a busy machine slows both alike). With
+--check the script exits 1 when a target is missed; with --write it writes its table to
+benchmarks/results/stream_overhead.md and the README.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import timeit
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-from _results import Table, median, report, write_results
+from _results import Table, median, paired, report, write_results
 
 import llmrelay
 from llmrelay.testing import mock_http
 
-CALLS = 20
-REPEATS = 7
+CALLS = 150
 WORDS = [f"word{i % 10} " for i in range(200)]
 ARGUMENTS = json.dumps({"path": "notes/today.txt", "text": "A line of text, with a comma. " * 26})
 PIECES = [ARGUMENTS[i : i + 4] for i in range(0, len(ARGUMENTS), 4)]
@@ -190,10 +189,7 @@ def measure(table: Table) -> None:
                 serve(router, provider, tool)
                 raw, relay = raw_stream(provider, tool), relay_stream(provider, tool)
                 raw(), relay()  # Warm up: lazy imports and client construction are not per-stream costs.
-                raws, relays = [], []
-                for _ in range(REPEATS):
-                    raws.append(timeit.timeit(raw, number=CALLS) / CALLS)
-                    relays.append(timeit.timeit(relay, number=CALLS) / CALLS)
+                raws, relays = paired(raw, relay, CALLS)
             ratio = median([r / s for r, s in zip(relays, raws, strict=True)])
             cells = (f"{median(raws) * 1e6:.0f} µs", f"{median(relays) * 1e6:.0f} µs", f"{ratio:.2f}x")
             table.fill(label(provider, tool), *cells, missed=ratio > 1.2)

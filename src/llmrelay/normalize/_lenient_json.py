@@ -84,7 +84,6 @@ _TOKEN = possessive(
 # The closing character of each kind of token, to tell whether the last one was closed.
 _CLOSER_OF = {'"': '"', "'": "'", "“": "”“", "”": "”“", "„": "”“", "‘": "’‘", "’": "’‘", "‚": "’‘"}
 _QUOTES = "\"'“”„‘’‚"
-_SMART_DOUBLE = str.maketrans("“”", '""')
 
 # In the skeleton a string stands as _MARK and a comment as _COMMENT_MARK.
 _MARK = "\x00"
@@ -171,14 +170,6 @@ def loads_lenient(text: str) -> Any:
         raise LenientJSONError("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer over the int-to-str digit limit
         raise LenientJSONError(str(exc)) from None
-    if '"' not in text and "\\" not in text and "„" not in text and ("“" in text or "”" in text):
-        # Smart quotes as the only double quotes: each is a delimiter, so swapping them for `"` is
-        # the whole repair when nothing else is wrong (one C pass, not a token split: a megabyte
-        # of `“a”,` is 260k tokens).
-        try:
-            return json.loads(text.translate(_SMART_DOUBLE), strict=False)
-        except (ValueError, RecursionError):
-            pass  # Something else needs repairing too: the general way below.
     parts = _TOKEN.split(text)
     _check_end(parts, text)
     pieces = parts[:]
