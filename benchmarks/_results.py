@@ -34,27 +34,6 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
-def best_batches(
-    first: Callable[[], object], second: Callable[[], object], batches: int, size: int
-) -> tuple[float, float]:
-    """Seconds per call of each function: the best of `batches` batches of `size` calls, taken in turn.
-
-    The best batch is the one least disturbed by the rest of a shared machine; alternating the
-    batches gives both functions the same chances of a quiet moment.
-    """
-    clock = time.perf_counter
-    best_first = best_second = float("inf")
-    for _ in range(batches):
-        started = clock()
-        for _ in range(size):
-            first()
-        middle = clock()
-        for _ in range(size):
-            second()
-        best_first, best_second = min(best_first, middle - started), min(best_second, clock() - middle)
-    return best_first / size, best_second / size
-
-
 def paired(first: Callable[[], object], second: Callable[[], object], pairs: int) -> tuple[list[float], list[float]]:
     """Seconds per call of each function, called in turn `pairs` times, so that both see the same load.
 
