@@ -91,6 +91,8 @@ def environment() -> str:
             continue
     cpus = os.cpu_count() or 0
     machine = f"{platform.system()} {platform.machine()}, {cpus} CPU{'s' if cpus != 1 else ''}"
+    if hasattr(os, "getloadavg"):  # A busy machine shows in absolute times: say how busy.
+        machine += f" (load average {os.getloadavg()[0]:.1f})"
     today = datetime.date.today().isoformat()
     return f"Measured {today} on {machine}, Python {platform.python_version()}; {', '.join(versions)}."
 

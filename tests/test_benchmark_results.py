@@ -69,7 +69,9 @@ def test_the_readme_shows_the_results_file_unchanged(script: str) -> None:
 def test_each_results_file_says_when_where_and_with_what_it_was_measured(script: str) -> None:
     head = (results.RESULTS / f"{script}.md").read_text(encoding="utf-8").split("\n\n", 1)[0]
     assert f"python benchmarks/{script}.py --write" in head
-    assert re.search(r"Measured \d{4}-\d\d-\d\d on .+ CPUs?, Python 3\.\d+\.\d+; llmrelay ", head), head
+    assert re.search(
+        r"Measured \d{4}-\d\d-\d\d on .+ CPUs?( \(load average [\d.]+\))?, Python 3\.\d+\.\d+; llmrelay ", head
+    ), head
 
 
 def test_every_script_with_tables_has_its_results_and_its_block() -> None:
