@@ -37,15 +37,19 @@ The normalizer itself never raises on text: what it cannot read is reported on t
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+# `typing` and `collections` are not loaded by `import llmrelay`: annotations only (mypy reads
+# a module-level TYPE_CHECKING as typing's).
+TYPE_CHECKING = False
 if sys.version_info >= (3, 11):
     from builtins import ExceptionGroup
 else:  # pragma: no cover - Python 3.10
     from exceptiongroup import ExceptionGroup
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from ._envelope import Attempt, Completion
     from ._tool_loop.loop import RunResult
 

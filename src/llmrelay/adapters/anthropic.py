@@ -128,8 +128,13 @@ def convert_messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str,
         else:
             turns.append({"role": role, "content": blocks})
     for turn in turns:
-        # In a user turn the tool results must come before any text.
-        turn["content"].sort(key=lambda block: block["type"] != "tool_result")
+        content = turn["content"]
+        if len(content) == 1 and content[0]["type"] == "text":
+            # One text block goes as a plain string, which the API reads the same: the SDK's
+            # request transform then walks a third fewer nodes (issue 13, call overhead).
+            turn["content"] = content[0]["text"]
+        else:  # In a user turn the tool results must come before any text.
+            content.sort(key=lambda block: block["type"] != "tool_result")
     return system, turns
 
 
