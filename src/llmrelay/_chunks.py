@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from ._envelope import Usage
+from ._envelope import Artifact, Usage
 from ._messages import new_call_id
 from ._types import NativeCall, RawResponse
 
@@ -59,6 +59,8 @@ class Finish:
     usage: Usage | None = None
     model: str | None = None
     request_id: str | None = None
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back on the next turn (see `Artifact`)."""
 
 
 Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish
@@ -100,6 +102,7 @@ class Assembler:
                 chunk.usage or old.usage,
                 chunk.model or old.model,
                 chunk.request_id or old.request_id,
+                chunk.artifacts or old.artifacts,
             )
 
     @property
@@ -128,4 +131,5 @@ class Assembler:
             finish_reason=self.finish.reason,
             usage=self.finish.usage or Usage(),
             request_id=self.finish.request_id,
+            artifacts=self.finish.artifacts,
         )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._envelope import Mode, ToolCall, Usage
+from ._envelope import Artifact, Mode, ToolCall, Usage
 from ._tools import Tool
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -32,6 +32,8 @@ class Message:
     """For a tool result: the id of the call it answers."""
     name: str | None = None
     """For a tool result: the tool's name (Gemini matches results to calls by name)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """For an assistant turn that was a `Completion`: what its provider needs back (see `Artifact`)."""
 
 
 @dataclass(frozen=True)
@@ -96,3 +98,5 @@ class RawResponse:
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back with this answer on the next turn (see `Artifact`)."""

@@ -38,6 +38,7 @@ from ._signatures import SignatureMemory
 
 if TYPE_CHECKING:
     from .._chunks import Chunk
+    from ._stream_io import Reader
 
 # --- response --------------------------------------------------------------------------------
 
@@ -112,7 +113,10 @@ def chat_usage(usage: Any) -> Usage:
         return Usage()
     prompt = int(usage.get("prompt_tokens") or 0)
     completion = int(usage.get("completion_tokens") or 0)
-    return Usage(prompt, completion, int(usage.get("total_tokens") or prompt + completion))
+    total = int(usage.get("total_tokens") or prompt + completion)
+    cached = _mapping(usage.get("prompt_tokens_details")).get("cached_tokens")
+    reasoning = _mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")
+    return Usage(prompt, completion, total, int(cached or 0), int(reasoning or 0))
 
 
 def error_in_body(body: Any) -> Mapping[str, Any] | None:
@@ -209,6 +213,36 @@ class ChatCompletionsAdapter:
     def configure(self, client: Any) -> None:
         """Adjust a newly built SDK client; nothing by default."""
 
+    def endpoint(self, client: Any) -> Any:
+        """The SDK resource whose `create` makes the call: Chat Completions."""
+        return client.chat.completions
+
+    def create_arguments(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of `create` for `body`."""
+        return _create_arguments(body)
+
+    def stream_body(self, request: Request) -> dict[str, Any]:
+        """The request body of a stream: usage asked for where the API takes `stream_options`."""
+        body = {**self.build_body(request), "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
+        return body
+
+    def read_answer(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str) -> RawResponse:
+        """A decoded answer as a `RawResponse`, or the error it reports inside a 200."""
+        if (error := error_in_body(body)) is not None:
+            raise self._status_error(status_in_error(error), body, headers, model)
+        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
+        for call in raw.native_calls:
+            self._signatures.keep(call.id, call.signature)
+        return raw
+
+    def stream_reader(self, model: str, headers: Mapping[str, str]) -> Reader:
+        """The reader of this API's stream events."""
+        from ._openai_stream import ChatStreamReader
+
+        return ChatStreamReader(self, model, headers)
+
     # The call.
 
     def send(self, request: Request) -> RawResponse:
@@ -216,7 +250,7 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=False)
         try:
-            raw = client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
@@ -226,21 +260,21 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=True)
         try:
-            raw = await client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = await self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_openai_stream`), or raise a `ProviderError`."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import chunks
 
         client = self._client(is_async=False)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 for chunk in chunks(http.iter_bytes(), reader, secret=self._secret):
                     self._keep_signature(chunk)
                     yield chunk
@@ -249,25 +283,19 @@ class ChatCompletionsAdapter:
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import achunks
 
         client = self._client(is_async=True)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            async with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
-
-    def _stream_arguments(self, request: Request) -> dict[str, Any]:
-        body = {**self.build_body(request), "stream": True}
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
-        return _create_arguments(body)
 
     def _keep_signature(self, chunk: Chunk) -> None:
         signature = getattr(chunk, "signature", None)
@@ -333,12 +361,7 @@ class ChatCompletionsAdapter:
                 body=redact(http.text, self._secret),
                 headers=dict(headers),
             )
-        if (error := error_in_body(body)) is not None:
-            raise self._status_error(status_in_error(error), body, headers, model)
-        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
-        for call in raw.native_calls:
-            self._signatures.keep(call.id, call.signature)
-        return raw
+        return self.read_answer(body, headers, model)
 
     def _sdk_error(self, exc: Exception, model: str) -> ProviderError:
         response = getattr(exc, "response", None)
