@@ -61,12 +61,24 @@ def capability_rows() -> Iterator[tuple[str, list[str], dict[str, Any]]]:
     path = ROOT / "src" / "llmrelay" / "capabilities" / "models.toml"
     document = _toml_loads(path.read_text(encoding="utf-8"))
     parse_database(document, origin="models.toml")  # An invalid database fails the build, with the library's message.
-    rows = document["model"]
-    defaults = {row["provider"]: _facts(row) for row in rows if row["pattern"] == "*"}
+    for label, patterns, facts in _labelled_rows(document["model"]):
+        for provider in label.split(", "):
+            yield provider, patterns, facts
+
+
+def _labelled_rows(rows: list[dict[str, Any]]) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
+    """Each entry as (its providers, comma-separated; patterns; the facts its models get)."""
+    defaults = {provider: _facts(row) for row in rows if row["pattern"] == "*" for provider in _providers(row)}
     for row in rows:
         patterns = [row["pattern"]] if isinstance(row["pattern"], str) else list(row["pattern"])
-        facts = _facts(row) if patterns == ["*"] else {**defaults[row["provider"]], **_facts(row)}
-        yield row["provider"], patterns, facts
+        default = defaults[_providers(row)[0]]  # Providers listed together share their default.
+        facts = _facts(row) if patterns == ["*"] else {**default, **_facts(row)}
+        yield ", ".join(_providers(row)), patterns, facts
+
+
+def _providers(row: Mapping[str, Any]) -> list[str]:
+    provider = row["provider"]
+    return [provider] if isinstance(provider, str) else list(provider)
 
 
 def _facts(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,8 +91,12 @@ def capability_table() -> str:
 
     columns = ["models", "tools", "parallel calls", "json_schema", "json_object", "in text, may emit", "context"]
     header = "| " + " | ".join([*columns, "modes, best first"]) + " |\n|---|:-:|:-:|:-:|:-:|---|--:|---|"
+    from llmrelay.capabilities._lookup import _toml_loads
+
+    path = ROOT / "src" / "llmrelay" / "capabilities" / "models.toml"
+    list(capability_rows())  # Checks the database.
     sections: dict[str, list[str]] = {}
-    for provider, patterns, facts in capability_rows():
+    for provider, patterns, facts in _labelled_rows(_toml_loads(path.read_text(encoding="utf-8"))["model"]):
         caps = Capabilities(**facts)
         models = "any other model" if patterns == ["*"] else ", ".join(f"`{p}`" for p in patterns)
         flags = ["✓" if getattr(caps, flag) else "–" for flag in _FLAGS]

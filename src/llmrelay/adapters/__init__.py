@@ -22,6 +22,7 @@ from ..errors import UnknownProviderError
 
 _BUILTIN: dict[str, str] = {
     "openai": "llmrelay.adapters.openai:OpenAIAdapter",
+    "openai-responses": "llmrelay.adapters.openai_responses:OpenAIResponsesAdapter",
     "anthropic": "llmrelay.adapters.anthropic:AnthropicAdapter",
     "gemini": "llmrelay.adapters.gemini:GeminiAdapter",
     "groq": "llmrelay.adapters.groq:GroqAdapter",
