@@ -94,7 +94,9 @@ def test_the_capability_table_lists_every_database_entry() -> None:
     table = hook.capability_table()
     database = tomllib.loads((ROOT / "src" / "llmrelay" / "capabilities" / "models.toml").read_text(encoding="utf-8"))
     rows = list(hook.capability_rows())
-    providers = [[row["provider"]] if isinstance(row["provider"], str) else row["provider"] for row in database["model"]]
+    providers = [
+        [row["provider"]] if isinstance(row["provider"], str) else row["provider"] for row in database["model"]
+    ]
     assert len(rows) == sum(len(listed) for listed in providers)
     for listed in providers:
         assert f"### {', '.join(listed)}\n" in table

@@ -101,9 +101,7 @@ class Target:
 
 def load_recordings() -> list[Target]:
     """Every recorded interaction of every set, streaming ones included."""
-    return [
-        Target(c["file"], i["index"], i, root) for root, c in expected_cassettes() for i in c["interactions"]
-    ]
+    return [Target(c["file"], i["index"], i, root) for root, c in expected_cassettes() for i in c["interactions"]]
 
 
 def expected_cassettes() -> list[tuple[Path, dict[str, Any]]]:
