@@ -61,19 +61,12 @@ def capability_rows() -> Iterator[tuple[str, list[str], dict[str, Any]]]:
     path = ROOT / "src" / "llmrelay" / "capabilities" / "models.toml"
     document = _toml_loads(path.read_text(encoding="utf-8"))
     parse_database(document, origin="models.toml")  # An invalid database fails the build, with the library's message.
-    for label, patterns, facts in _labelled_rows(document["model"]):
-        for provider in label.split(", "):
-            yield provider, patterns, facts
-
-
-def _labelled_rows(rows: list[dict[str, Any]]) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
-    """Each entry as (its providers, comma-separated; patterns; the facts its models get)."""
+    rows = document["model"]
     defaults = {provider: _facts(row) for row in rows if row["pattern"] == "*" for provider in _providers(row)}
     for row in rows:
         patterns = [row["pattern"]] if isinstance(row["pattern"], str) else list(row["pattern"])
-        default = defaults[_providers(row)[0]]  # Providers listed together share their default.
-        facts = _facts(row) if patterns == ["*"] else {**default, **_facts(row)}
-        yield ", ".join(_providers(row)), patterns, facts
+        for provider in _providers(row):
+            yield provider, patterns, _facts(row) if patterns == ["*"] else {**defaults[provider], **_facts(row)}
 
 
 def _providers(row: Mapping[str, Any]) -> list[str]:
@@ -91,12 +84,8 @@ def capability_table() -> str:
 
     columns = ["models", "tools", "parallel calls", "json_schema", "json_object", "in text, may emit", "context"]
     header = "| " + " | ".join([*columns, "modes, best first"]) + " |\n|---|:-:|:-:|:-:|:-:|---|--:|---|"
-    from llmrelay.capabilities._lookup import _toml_loads
-
-    path = ROOT / "src" / "llmrelay" / "capabilities" / "models.toml"
-    list(capability_rows())  # Checks the database.
     sections: dict[str, list[str]] = {}
-    for provider, patterns, facts in _labelled_rows(_toml_loads(path.read_text(encoding="utf-8"))["model"]):
+    for provider, patterns, facts in capability_rows():
         caps = Capabilities(**facts)
         models = "any other model" if patterns == ["*"] else ", ".join(f"`{p}`" for p in patterns)
         flags = ["✓" if getattr(caps, flag) else "–" for flag in _FLAGS]
@@ -104,7 +93,11 @@ def capability_table() -> str:
         context = f"{caps.context_window:,}" if caps.context_window else "?"
         cells = [models, *flags, hints, context, ", ".join(modes(caps))]
         sections.setdefault(provider, []).append("| " + " | ".join(cells) + " |")
-    return "\n\n".join(f"### {provider}\n\n{header}\n" + "\n".join(rows) for provider, rows in sections.items())
+    # Providers with the same table (OpenAI's two APIs) share one section.
+    merged: dict[tuple[str, ...], list[str]] = {}
+    for provider, rows in sections.items():
+        merged.setdefault(tuple(rows), []).append(provider)
+    return "\n\n".join(f"### {', '.join(names)}\n\n{header}\n" + "\n".join(rows) for rows, names in merged.items())
 
 
 # --- the formats page ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import ClassVar, Protocol, runtime_checkable
 from .._instructions import prepare_messages
 from .._types import NativeCall, RawResponse, Request
 from ..errors import UnknownProviderError
+from ._presets import PRESETS
 
 _BUILTIN: dict[str, str] = {
     "openai": "llmrelay.adapters.openai:OpenAIAdapter",
@@ -29,6 +30,7 @@ _BUILTIN: dict[str, str] = {
     "openrouter": "llmrelay.adapters.openrouter:OpenRouterAdapter",
     "openai-compatible": "llmrelay.adapters.openai_compatible:OpenAICompatibleAdapter",
 }
+_BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}
 
 
