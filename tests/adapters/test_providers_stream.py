@@ -231,7 +231,6 @@ PROVIDERS = [
         CHAT_BODY,
         {"base_url": "http://localhost:11434/v1"},
     ),
-    Provider("openai-responses", "openai-responses:gpt-5", "https://api.openai.com/v1/responses", RESPONSES_BODY, {}),
     Provider("anthropic", "anthropic:claude-sonnet-4-5", "https://api.anthropic.com/v1/messages", ANTHROPIC_BODY, {}),
     Provider(
         "gemini-sse",
@@ -249,6 +248,7 @@ PROVIDERS = [
         {},
         cut_call_seen=False,
     ),
+    Provider("openai-responses", "openai-responses:gpt-5", "https://api.openai.com/v1/responses", RESPONSES_BODY, {}),
 ]
 PARAMS = [pytest.param(p, id=p.id) for p in PROVIDERS]
 CALLS = [ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_weather", {"city": "Rome", "days": 2})]
