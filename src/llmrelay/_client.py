@@ -82,6 +82,7 @@ class _Pipeline:
         strict: bool = False,
         repair_trigger: RepairTrigger = problems,
         adapter: Adapter | None = None,
+        provider_options: Mapping[str, Any] | None = None,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -105,6 +106,8 @@ class _Pipeline:
             strict: accept only explicit tool-call constructs in text answers.
             repair_trigger: what counts as a broken answer (default `_repair.problems`).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
+            provider_options: options only the model's provider reads (Azure's `api_version`,
+                `azure_ad_token_provider` and `model`; see docs/providers.md).
         """
         self.provider, self.model = parse_model(model)
         for forced in (mode, *(modes or ())):
@@ -122,7 +125,8 @@ class _Pipeline:
         self.learner = learner or _shared_learner
         self._overrides = capabilities or {}
         self._options = {**(providers or {})}
-        self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}))
+        extra = dict(provider_options or {})
+        self._options[self.provider] = ProviderOptions(api_key, base_url, timeout, dict(headers or {}), extra)
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
         self._given: Adapter | None = adapter  # The caller's to close, not ours.
@@ -130,7 +134,7 @@ class _Pipeline:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self.adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
-            lookup(provider, name, self._overrides.get(provider))  # So do bad capability overrides.
+            self.supported_modes(provider, name)  # So do bad capability overrides.
 
     @classmethod
     def from_config(
@@ -157,6 +161,11 @@ class _Pipeline:
                     self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
         return self._adapters[provider]
 
+    def capability_model(self, provider: str, model: str) -> str:
+        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
+        hint = getattr(self.adapter_for(provider), "capability_model", None)
+        return hint(model) if callable(hint) else model
+
     def _built_adapters(self) -> list[Adapter]:
         """The adapters this client made (and so must close), forgotten: a later call builds new ones."""
         with self._adapters_lock:
@@ -166,7 +175,8 @@ class _Pipeline:
 
     def supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides.get(provider)))
+        known = lookup(provider, self.capability_model(provider, model), self._overrides.get(provider))
+        caps = self.learner.apply(provider, model, known)
         supported = modes(caps)
         if self.modes is None:
             return supported

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .._instructions import prepare_messages
 from .._types import NativeCall, RawResponse, Request
@@ -29,6 +29,8 @@ _BUILTIN: dict[str, str] = {
     "groq": "llmrelay.adapters.groq:GroqAdapter",
     "openrouter": "llmrelay.adapters.openrouter:OpenRouterAdapter",
     "openai-compatible": "llmrelay.adapters.openai_compatible:OpenAICompatibleAdapter",
+    "azure": "llmrelay.adapters.azure:AzureOpenAIAdapter",
+    "azure-responses": "llmrelay.adapters.azure:AzureResponsesAdapter",
 }
 _BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}
@@ -46,12 +48,14 @@ class ProviderOptions:
     """Seconds to wait for an answer; None keeps the SDK's default."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra HTTP headers sent with every request."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
 
     def __repr__(self) -> str:
         key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
         return (
             f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
-            f"headers={sorted(self.headers)!r})"
+            f"headers={sorted(self.headers)!r}, extra={sorted(self.extra)!r})"  # Names only: a token may be there.
         )
 
 

@@ -326,7 +326,8 @@ class ChatCompletionsAdapter:
         if client is not None:
             await client.close()
 
-    def _new_client(self, is_async: bool) -> Any:
+    def client_options(self) -> dict[str, Any]:
+        """The SDK client's constructor arguments."""
         options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.
         if (base_url := self.base_url()) is not None:
             options["base_url"] = base_url
@@ -334,6 +335,10 @@ class ChatCompletionsAdapter:
             options["timeout"] = self.options.timeout
         if self.options.headers:
             options["default_headers"] = dict(self.options.headers)
+        return options
+
+    def _new_client(self, is_async: bool) -> Any:
+        options = self.client_options()
         try:
             client = self.client_classes[is_async](**options)
         except self.sdk.APIError.__mro__[1] as exc:  # OpenAIError, GroqError: the SDK found no API key.
