@@ -31,6 +31,7 @@ _BUILTIN: dict[str, str] = {
     "openai-compatible": "llmrelay.adapters.openai_compatible:OpenAICompatibleAdapter",
     "azure": "llmrelay.adapters.azure:AzureOpenAIAdapter",
     "azure-responses": "llmrelay.adapters.azure:AzureResponsesAdapter",
+    "vertex": "llmrelay.adapters.vertex:VertexAdapter",
 }
 _BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}

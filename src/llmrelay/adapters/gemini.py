@@ -111,7 +111,7 @@ class GeminiAdapter:
         try:
             response = self._sdk().models.generate_content(model=request.model, contents=contents, config=config)
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -124,7 +124,7 @@ class GeminiAdapter:
                 model=request.model, contents=contents, config=config
             )
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -139,13 +139,16 @@ class GeminiAdapter:
             with self._stream_client(is_async=False).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = http.read()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 yield from chunks(http.iter_bytes(), reader, secret=secret)
         except ProviderError:
             raise
         except Exception as exc:  # Connecting failed: the HTTP library's own exception.
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
 
@@ -159,16 +162,23 @@ class GeminiAdapter:
             async with self._stream_client(is_async=True).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = await http.aread()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=secret):
                     yield chunk
         except ProviderError:
             raise
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
+
+    def _secret(self) -> str | None:
+        """The key to keep out of errors."""
+        return self.options.api_key or _env_key()
 
     def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
         from ._gemini_stream import request_body, stream_url
@@ -318,11 +328,11 @@ class GeminiAdapter:
         if not isinstance(body, Mapping):
             raise ServerError(
                 "the answer is not JSON" if body is None else "the answer is JSON but not an object",
-                provider=_PROVIDER,
+                provider=self.provider,
                 model=model,
                 status=200,  # The SDK raised for any other status.
                 request_id=headers.get("x-request-id"),
-                body=redact(str(text), self.options.api_key or _env_key()),
+                body=redact(str(text), self._secret()),
                 headers=headers,
             )
         candidate = _first(body.get("candidates"))
@@ -335,7 +345,7 @@ class GeminiAdapter:
                 texts.append(text)
         blocked = _mapping(body.get("promptFeedback")).get("blockReason")  # No candidate: the prompt was.
         return RawResponse(
-            provider=_PROVIDER,
+            provider=self.provider,
             model=str(body.get("modelVersion") or model),
             text="".join(texts),
             native_calls=tuple(calls),
