@@ -32,6 +32,8 @@ _BUILTIN: dict[str, str] = {
     "azure": "llmrelay.adapters.azure:AzureOpenAIAdapter",
     "azure-responses": "llmrelay.adapters.azure:AzureResponsesAdapter",
     "vertex": "llmrelay.adapters.vertex:VertexAdapter",
+    "bedrock": "llmrelay.adapters.bedrock:BedrockAdapter",
+    "anthropic-vertex": "llmrelay.adapters.anthropic_vertex:AnthropicVertexAdapter",
 }
 _BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}
