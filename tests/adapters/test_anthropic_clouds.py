@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+pytest.importorskip("botocore", reason="the bedrock extra (anthropic[bedrock]) is not installed")
 from google.oauth2.credentials import Credentials
 
 import llmrelay
