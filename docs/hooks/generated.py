@@ -100,6 +100,35 @@ def capability_table() -> str:
     return "\n\n".join(f"### {', '.join(names)}\n\n{header}\n" + "\n".join(rows) for rows, names in merged.items())
 
 
+# --- the providers table ------------------------------------------------------------------------
+
+
+def providers_table() -> str:
+    """Every built-in provider: what it reaches, its extra, its credentials, its modes, its quirks.
+
+    The modes are those of the provider's default capability entry (pattern `*`), and "more by
+    model" says that entries for particular models give them more.
+    """
+    from llmrelay.adapters import _BUILTIN
+    from llmrelay.adapters._catalog import CATALOG
+    from llmrelay.capabilities import Capabilities, modes
+
+    if missing := sorted(set(_BUILTIN) - set(CATALOG)):
+        raise ValueError(f"providers without a row in adapters/_catalog.py: {missing}")
+    defaults: dict[str, tuple[str, ...]] = {}
+    best: dict[str, set[str]] = {}
+    for provider, patterns, facts in capability_rows():
+        if patterns == ["*"]:
+            defaults[provider] = modes(Capabilities(**facts))
+        best.setdefault(provider, set()).update(modes(Capabilities(**facts)))
+    lines = ["| provider id | what it is | extra | credentials | modes | quirks |", "|---|---|---|---|---|---|"]
+    for provider in _BUILTIN:
+        row, default = CATALOG[provider], defaults[provider]
+        shown = ", ".join(default) + (" (more by model)" if best[provider] - set(default) else "")
+        lines.append(f"| `{provider}` | {row.what} | `llmrelay[{row.extra}]` | {row.keys} | {shown} | {row.quirks} |")
+    return "\n".join(lines)
+
+
 # --- the formats page ---------------------------------------------------------------------------
 
 
@@ -271,6 +300,7 @@ def readme_benchmarks() -> str:
 
 GENERATORS: dict[str, Callable[[], str]] = {
     "capabilities": capability_table,
+    "providers": providers_table,
     "formats": formats_page,
     "readme-benchmarks": readme_benchmarks,
 }
