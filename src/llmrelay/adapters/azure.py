@@ -67,21 +67,16 @@ class AzureConnection(ChatCompletionsAdapter):
                 f'the {self.provider} provider needs its endpoint: base_url="https://<resource>.openai.azure.com" '
                 f"or {ENDPOINT_ENV}"
             )
-        options: dict[str, Any] = {
-            "azure_endpoint": endpoint,
-            "api_version": extra.get("api_version") or os.environ.get(VERSION_ENV) or self.default_api_version,
-            "max_retries": 0,  # Retries are the client's.
-        }
+        # The shared options (no retries, timeout, headers), the endpoint in Azure's own argument.
+        options = {k: v for k, v in super().client_options().items() if k not in ("api_key", "base_url")}
+        options["azure_endpoint"] = endpoint
+        options["api_version"] = extra.get("api_version") or os.environ.get(VERSION_ENV) or self.default_api_version
         if (key := self.options.api_key or env_key(self.api_key_env)) is not None:
             options["api_key"] = key
         elif (provider := extra.get("azure_ad_token_provider")) is not None:
             options["azure_ad_token_provider"] = provider
         else:
             raise self._no_key()
-        if self.options.timeout is not None:
-            options["timeout"] = self.options.timeout
-        if self.options.headers:
-            options["default_headers"] = dict(self.options.headers)
         return options
 
     def configure(self, client: Any) -> None:
