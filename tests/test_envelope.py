@@ -42,6 +42,7 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "attempts",
         "degraded",
         "output",
+        "artifacts",
     ]
     assert new_completion(*values).output is None  # Appended last, defaulting to None: positional calls keep working.
 
