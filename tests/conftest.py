@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-import llmrelay._client
+import llmrelay._pipeline.setup
 from llmrelay import RetryPolicy
 from llmrelay.normalize import reset_strategies
 
@@ -49,7 +49,7 @@ def _instant_retries(monkeypatch: pytest.MonkeyPatch) -> None:
         return None
 
     instant = functools.partial(RetryPolicy, sleep=lambda seconds: None, async_sleep=no_async_sleep)
-    monkeypatch.setattr(llmrelay._client, "RetryPolicy", instant)
+    monkeypatch.setattr(llmrelay._pipeline.setup, "RetryPolicy", instant)
 
 
 @pytest.fixture(autouse=True)

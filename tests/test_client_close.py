@@ -60,12 +60,12 @@ def test_closing_a_client_closes_the_sdk_connections_it_opened(
         router.post(url).respond(200, json=answer)
         with llmrelay.Client(model, api_key="test-key-0123456789", learner=CapabilityLearner()) as client:
             client.complete("Weather in Paris?")
-            sdk = sdk_of(client.adapter_for(provider), is_async=False)
+            sdk = sdk_of(client._adapter_for(provider), is_async=False)
             assert sdk is not None and not is_closed(sdk)
         assert is_closed(sdk)
         # Still usable: a later call opens new connections.
         assert client.complete("And now?").content is not None
-        assert sdk_of(client.adapter_for(provider), is_async=False) is not sdk
+        assert sdk_of(client._adapter_for(provider), is_async=False) is not sdk
         client.close()
 
 
@@ -78,7 +78,7 @@ async def test_closing_an_async_client_closes_the_sdk_connections_it_opened(
         router.post(url).respond(200, json=answer)
         async with llmrelay.AsyncClient(model, api_key="test-key-0123456789", learner=CapabilityLearner()) as client:
             await client.complete("Weather in Paris?")
-            sdk = sdk_of(client.adapter_for(provider), is_async=True)
+            sdk = sdk_of(client._adapter_for(provider), is_async=True)
             assert sdk is not None and not is_closed(sdk, is_async=True)
     assert is_closed(sdk, is_async=True) and is_closed(sdk)
 
@@ -95,4 +95,4 @@ def test_an_adapter_the_caller_gave_is_theirs_to_close() -> None:
     with llmrelay.Client("openai:gpt-4o-mini", adapter=given) as client:
         assert client.complete("Hello?").content == "Hi."
     assert given.closed == 0
-    assert client.adapter_for("openai") is given
+    assert client._adapter_for("openai") is given

@@ -638,7 +638,8 @@ def test_config_defaults_are_the_clients() -> None:
     constructor = inspect.signature(Client.__init__).parameters
     plain = [f for f in dataclasses.fields(Config) if f.default is not dataclasses.MISSING]
     defaults = {f.name: f.default for f in plain}
-    assert defaults == {name: constructor[name].default for name in defaults}
+    renamed = {"max_steps": "max_plan_steps"}  # The file's key keeps the constructor's old name.
+    assert defaults == {name: constructor[renamed.get(name, name)].default for name in defaults}
     assert set(defaults) == {
         "fallback_models",
         "mode",
@@ -763,8 +764,8 @@ def test_from_config_builds_the_client(keys: None) -> None:
     )
     assert (client.max_repairs, client.params, client.retry.max_attempts) == (1, {"temperature": 0}, 2)
     # The capability overrides reach the plan: no json_object for gpt-4o-mini, json_schema for llama.
-    assert client.supported_modes("openai", "gpt-4o-mini") == ("native_tools", "text")
-    assert client.supported_modes("groq", "llama-3.3-70b-versatile") == ("native_tools", "json_object", "text")
+    assert client._supported_modes("openai", "gpt-4o-mini") == ("native_tools", "text")
+    assert client._supported_modes("groq", "llama-3.3-70b-versatile") == ("native_tools", "json_object", "text")
     assert "json_schema" in llmrelay.capabilities.modes(
         llmrelay.capabilities.lookup("groq", "llama-3.3-70b-versatile", client._overrides["groq"])
     )
@@ -775,7 +776,7 @@ def test_async_client_from_config(keys: None) -> None:
     client = AsyncClient.from_config(profile="local", learner=CapabilityLearner())
     assert isinstance(client, AsyncClient)
     assert (client.provider, client.model) == ("openai-compatible", "qwen3:8b")
-    assert client.supported_modes("openai-compatible", "qwen3:8b")[0] == "native_tools"
+    assert client._supported_modes("openai-compatible", "qwen3:8b")[0] == "native_tools"
     assert client._options["openai-compatible"] == ProviderOptions(base_url="http://localhost:11434/v1")
 
 
@@ -829,7 +830,7 @@ def test_same_model_name_on_two_providers_keeps_each_providers_overrides() -> No
         '[capabilities.openai-compatible."llama*"]\njson_object = true\n'
     )
     client = Client.from_config(learner=CapabilityLearner())
-    assert "json_object" in client.supported_modes("openai-compatible", "llama-3.3-70b-versatile")
+    assert "json_object" in client._supported_modes("openai-compatible", "llama-3.3-70b-versatile")
     assert client._overrides.get("groq") is None  # The other provider's entry is untouched.
 
 

@@ -160,7 +160,7 @@ def test_a_missing_cassette_is_reported_not_fetched(tmp_path: Path) -> None:
     import io
 
     out = io.StringIO()
-    assert _demo.run(out, folder=tmp_path, width=80) == 1
+    assert _demo.run_demo(out, folder=tmp_path, width=80) == 1
     assert "MissingCassetteError" in out.getvalue()
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-import llmrelay._client
+import llmrelay._pipeline.setup
 import llmrelay.adapters
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
@@ -155,7 +155,7 @@ def page_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterato
     for name, value in FAKE_KEYS.items():
         monkeypatch.setenv(name, value)
     # What a sample registers or teaches stays in its page (strategies are reset by conftest).
-    monkeypatch.setattr(llmrelay._client, "_shared_learner", CapabilityLearner())
+    monkeypatch.setattr(llmrelay._pipeline.setup, "_shared_learner", CapabilityLearner())
     monkeypatch.setattr(llmrelay.adapters, "_registered", dict(llmrelay.adapters._registered))
     module = types.ModuleType("docs_sample")  # Samples define classes: they need a real module.
     monkeypatch.setitem(sys.modules, module.__name__, module)

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from llmrelay import Completion, ModelError, RejectedCall, ToolCall
-from llmrelay._envelope import new_completion, new_tool_call, positional_builder
+from llmrelay._envelope import ANSWER_FIELDS, new_completion, new_tool_call
 
 
 def test_fast_builders_match_the_dataclass_constructors() -> None:
@@ -62,9 +62,23 @@ def test_a_completion_built_from_the_answer_fields_alone_behaves_like_a_full_one
     assert (replaced.mode, replaced.provider, replaced.content) == ("text", "openai", "hi")
 
 
-def test_a_builder_cannot_leave_out_a_field_without_default() -> None:
-    with pytest.raises(TypeError, match="'name' has no default"):
-        positional_builder(ToolCall, leading=0)
+def test_the_fields_the_fast_builder_leaves_out_have_defaults_and_one_factory() -> None:
+    later = dataclasses.fields(Completion)[ANSWER_FIELDS:]
+    assert all(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in later)
+    assert [f.name for f in later if f.default_factory is not dataclasses.MISSING] == ["attempts"]
+
+
+@pytest.mark.parametrize(
+    ("built", "expected"),
+    [
+        (new_tool_call("f", {"a": 1}), ToolCall("f", {"a": 1})),
+        (new_tool_call("f", {}, "id1"), ToolCall("f", {}, "id1")),
+        (new_completion("", [], None, [], "", None, None, []), Completion("")),
+    ],
+)
+def test_fast_builders_store_what_init_stores(built: object, expected: object) -> None:
+    assert vars(built).keys() <= vars(expected).keys()
+    assert {name: getattr(built, name) for name in vars(expected)} == vars(expected)
 
 
 def test_results_are_frozen() -> None:

@@ -353,12 +353,12 @@ def test_adapters_are_built_once_per_provider_however_many_threads_ask(counted: 
     client = Client(MODEL, api_key="test-key", fallback_models=["counted:backup"], learner=CapabilityLearner())
     assert counted.built == 1  # Built with the client: the plan's providers fail early, not mid-request.
     with ThreadPoolExecutor(16) as pool:
-        adapters = set(pool.map(lambda _: id(client.adapter_for("counted")), range(64)))
+        adapters = set(pool.map(lambda _: id(client._adapter_for("counted")), range(64)))
     assert (counted.built, len(adapters)) == (1, 1)
 
     late = Client(MODEL, api_key="test-key", learner=CapabilityLearner())
     with ThreadPoolExecutor(16) as pool:  # A provider outside the plan, first asked for by 16 threads at once.
-        adapters = set(pool.map(lambda _: id(late.adapter_for("counted")), range(16)))
+        adapters = set(pool.map(lambda _: id(late._adapter_for("counted")), range(16)))
     assert (counted.built, len(adapters)) == (2, 1)
 
 

@@ -39,6 +39,6 @@ def test_stream_events_and_their_error_are_public() -> None:
 
 
 def test_streaming_code_loads_only_when_a_stream_is_asked_for() -> None:
-    code = "import sys, llmrelay; print(any(m.startswith('llmrelay._stream') for m in sys.modules))"
+    code = "import sys, llmrelay; print(any(m.startswith('llmrelay._pipeline.stream') for m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

@@ -7,6 +7,7 @@ actually sent, and the trace of attempts.
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
@@ -19,10 +20,10 @@ from llmrelay import (
     Client,
     NotFoundError,
     RateLimitError,
+    RetryPolicy,
     ServerError,
     UnsupportedFeatureError,
 )
-from llmrelay._retry import RetryPolicy
 from llmrelay._types import NativeCall, RawResponse, Request
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import FakeAdapter
@@ -294,9 +295,23 @@ def test_without_tools_there_is_nothing_to_degrade_to() -> None:
 
 def test_the_fallback_budget_is_separate_and_bounded() -> None:
     refused = error(UnsupportedFeatureError, feature="native_tools", status=400)
-    c, fake = make([refused, "Paris: sunny."], max_steps=1)
+    c, fake = make([refused, "Paris: sunny."], max_plan_steps=1)
     result = c.complete(ASK, tools=[WEATHER])
     assert result.degraded and [r.mode for r in fake.requests] == ["native_tools", "text"]
+
+
+@pytest.mark.parametrize(("given", "budget"), [({"max_steps": 1}, 1), ({"max_steps": 3}, 3)])
+def test_the_old_name_of_the_fallback_budget_still_works_and_warns(given: dict[str, int], budget: int) -> None:
+    with pytest.warns(DeprecationWarning, match="max_plan_steps"):
+        c, _ = make(["Hi."], **given)
+    assert c.max_plan_steps == budget
+
+
+def test_the_new_name_of_the_fallback_budget_does_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c, _ = make(["Hi."], max_plan_steps=2)
+    assert c.max_plan_steps == 2
 
 
 # --- async ----------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from llmrelay import (
     ProviderError,
     ProviderTimeoutError,
     RateLimitError,
+    RetryPolicy,
     ServerError,
 )
-from llmrelay._retry import RetryPolicy
 
 
 def failing(errors: list[ProviderError], result: str = "ok") -> tuple[Callable[[], str], list[int]]:

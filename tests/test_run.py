@@ -21,7 +21,7 @@ import pytest
 
 import llmrelay
 from llmrelay import AsyncClient, Client, Message, ToolCall, Usage, errors
-from llmrelay._execute import encode
+from llmrelay._tool_loop.execute import encode
 from llmrelay._types import NativeCall, RawResponse
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import FakeAdapter

@@ -12,8 +12,8 @@ import pytest
 from jsonschema.validators import validator_for
 
 from llmrelay._instructions import envelope_schema
-from llmrelay._schemas import for_anthropic, for_gemini, for_openai_strict, strip_added_nulls
 from llmrelay._tools import to_tool
+from llmrelay.adapters._schemas import for_anthropic, for_gemini, for_openai_strict, strip_added_nulls
 
 from .test_tools import TOOL_CASES, TreeNode
 

@@ -24,10 +24,11 @@ from llmrelay import (
     ToolCall,
     ToolCallComplete,
 )
-from llmrelay._chunks import Assembler, CallEnd, CallPiece, Finish, TextPiece
 from llmrelay._envelope import Usage
+from llmrelay._pipeline.assemble import Assembler
 from llmrelay._tools import to_tool
 from llmrelay._types import NativeCall, RawResponse
+from llmrelay.adapters import CallEnd, CallPiece, Finish, TextPiece
 from llmrelay.adapters._sse import EventDecoder, ServerEvent
 from llmrelay.testing import FakeAdapter, mock_http
 
@@ -148,7 +149,7 @@ def test_the_assembler_gives_the_raw_response_send_would() -> None:
 
 
 def test_text_streams_before_the_end_and_markup_is_never_shown() -> None:
-    from llmrelay._stream import text_parser
+    from llmrelay._pipeline.stream import text_parser
 
     parser = text_parser([to_tool(get_weather)], False)
     text = 'Let me check the weather for you. <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
@@ -348,7 +349,7 @@ def test_text_deltas_add_up_to_the_content_however_the_body_is_split(pieces: lis
 
 def test_raw_response_of_a_stream_keeps_what_send_keeps() -> None:
     raw = RawResponse("openai", "m", text="t", native_calls=(NativeCall("f", "{}", "c1"),), finish_reason="stop")
-    from llmrelay._stream import chunks_of
+    from llmrelay._pipeline.stream import chunks_of
 
     assembler = Assembler("openai", "m")
     for chunk in chunks_of(raw):

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from ._client import AsyncClient, Client
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
 from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
-from ._retry import RetryPolicy
+from ._pipeline.retry import RetryPolicy
 from ._tools import Tool, to_tool
 from ._types import Message, NamedTool
 from .errors import (
@@ -96,10 +96,10 @@ __all__ = [
 _LAZY_FROM = {
     "Config": "_config",
     "ProviderConfig": "_config",
-    "RunResult": "_run",
-    "RunStep": "_run",
-    "StopReason": "_run",
-    "ToolExecution": "_execute",
+    "RunResult": "_tool_loop.loop",
+    "RunStep": "_tool_loop.loop",
+    "StopReason": "_tool_loop.loop",
+    "ToolExecution": "_tool_loop.execute",
     "load_config": "_config",
     "Strategy": "normalize",
     "parse_response": "normalize",
@@ -123,8 +123,8 @@ def __getattr__(name: str) -> object:
 
 if _TYPE_CHECKING:
     from ._config import Config, ProviderConfig, load_config
-    from ._execute import ToolExecution
-    from ._run import RunResult, RunStep, StopReason
+    from ._tool_loop.execute import ToolExecution
+    from ._tool_loop.loop import RunResult, RunStep, StopReason
     from .normalize import Strategy, parse_response, register_strategy, unregister_strategy
 
 # Tracebacks and reprs say `llmrelay.ToolCall`, not `llmrelay._envelope.ToolCall`.

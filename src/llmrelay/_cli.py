@@ -63,7 +63,7 @@ def _demo_command(args: argparse.Namespace) -> int:
     try:
         from . import _demo
 
-        return _demo.run(sys.stdout, width=args.width)
+        return _demo.run_demo(sys.stdout, width=args.width)
     except MissingDependencyError as exc:  # The demo replays through the provider SDKs and respx.
         print(f"llmrelay demo: {exc}", file=sys.stderr)
         return 1

@@ -44,7 +44,7 @@ from typing import Any
 
 from ._config_checks import TOP_LEVEL, Key, check_table, known, model_ref
 from ._envelope import Mode
-from ._retry import RetryPolicy
+from ._pipeline.retry import RetryPolicy
 from .adapters import ProviderOptions
 from .errors import ConfigError
 

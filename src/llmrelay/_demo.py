@@ -130,7 +130,7 @@ SCENARIOS: tuple[Scenario, ...] = (
 def make_client(scenario: Scenario, base_url_for: Callable[[str], str | None] | None = None) -> Client:
     """The client a scenario uses; `base_url_for(provider)` overrides each provider's endpoint (recording)."""
     from ._client import Client
-    from ._retry import RetryPolicy
+    from ._pipeline.retry import RetryPolicy
     from .adapters import ProviderOptions
 
     def endpoint(provider: str) -> str | None:
@@ -168,7 +168,7 @@ def replay(scenario: Scenario, folder: Path = CASSETTES) -> Completion:
 # --- the report ----------------------------------------------------------------------------------
 
 
-def run(out: TextIO, folder: Path = CASSETTES, width: int | None = None) -> int:
+def run_demo(out: TextIO, folder: Path = CASSETTES, width: int | None = None) -> int:
     """Replay every scenario and write the report to `out`; returns the exit code."""
     from .errors import LLMRelayError
 
@@ -301,4 +301,4 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-__all__ = ["CASSETTES", "PUBLIC_ROOTS", "QUESTION", "SCENARIOS", "Scenario", "ask", "make_client", "replay", "run"]
+__all__ = ["CASSETTES", "PUBLIC_ROOTS", "QUESTION", "SCENARIOS", "Scenario", "ask", "make_client", "replay", "run_demo"]

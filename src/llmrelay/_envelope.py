@@ -6,9 +6,8 @@ Every path through llmrelay (the normalizer on its own, and later `Client.comple
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Generic, Literal, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, get_args
 
 from typing_extensions import TypeVar as DefaultTypeVar
 
@@ -76,6 +75,8 @@ Mode = Literal["native_tools", "json_schema", "json_object", "text"]
 - `json_object`: JSON mode (valid JSON, no schema); the envelope is described in the prompt.
 - `text`: instructions in the prompt, and the normalizer reads whatever comes back.
 """
+MODES: tuple[Mode, ...] = get_args(Mode)
+"""Every mode, best first: the one list of them (`Mode` is its type)."""
 
 
 @dataclass(frozen=True)
@@ -198,49 +199,49 @@ class Completion(Generic[OutputT]):
     (OpenAI Responses reasoning items); bound to that provider, left out for any other."""
 
 
-_T = TypeVar("_T")
+ANSWER_FIELDS = 8
+"""`Completion`'s first fields, those `parse_response` reads from the answer; the client sets the rest."""
 
 
-def positional_builder(cls: type[_T], *, leading: int | None = None) -> Callable[..., _T]:
-    """A fast constructor for the frozen dataclass `cls`, taking its fields positionally.
+def new_completion(
+    content: str,
+    tool_calls: list[ToolCall],
+    needs_more_work: bool | None,
+    rejected: list[RejectedCall],
+    raw: str,
+    format: str | None,
+    error: ModelError | None,
+    warnings: list[str],
+) -> Completion:
+    """A `Completion` of the answer's fields, made without the frozen dataclass's `__init__`.
 
-    A frozen dataclass's `__init__` sets each field through `object.__setattr__`; on a short
-    answer that is most of what `parse_response` costs. The normalizer's hot path builds its
-    results with this instead. It is generated the way `dataclasses` generates `__init__`, with
-    the same defaults, and a test checks it against `__init__`.
-
-    With `leading`, the builder takes only the first `leading` fields; each later field keeps its
-    default without being stored on the instance: a plain default is the class attribute that
-    `dataclass` sets (read through the class, as for any attribute the instance lacks), a
-    default factory is still called. The result compares, copies, pickles and `replace`s like
-    one from `__init__`.
+    That `__init__` sets each field through `object.__setattr__`; on a short answer it is most of
+    what `parse_response` costs, and the normalizer's hot path builds its results here instead.
+    The fields after these keep their defaults without being stored on the instance (a plain
+    default is the class attribute `dataclass` sets), except `attempts`, a default factory: each
+    answer gets its own list. The result compares, copies, pickles and `replace`s like one from
+    `__init__`; tests check both, and that `attempts` is the only later factory.
     """
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "MISSING": MISSING}
-    parameters, lines = [], []
-    for position, f in enumerate(fields(cls)):  # type: ignore[arg-type]
-        if leading is not None and position >= leading:
-            if f.default_factory is not MISSING:
-                namespace[f"factory_{f.name}"] = f.default_factory
-                lines.append(f"d[{f.name!r}] = factory_{f.name}()")
-            elif f.default is MISSING:
-                raise TypeError(f"field {f.name!r} has no default: it must be among the leading fields")
-            continue
-        if f.default is not MISSING:
-            namespace[f"default_{f.name}"] = f.default
-            parameters.append(f"{f.name}=default_{f.name}")
-        elif f.default_factory is not MISSING:
-            namespace[f"factory_{f.name}"] = f.default_factory
-            parameters.append(f"{f.name}=MISSING")
-            lines.append(f"if {f.name} is MISSING: {f.name} = factory_{f.name}()")
-        else:
-            parameters.append(f.name)
-        lines.append(f"d[{f.name!r}] = {f.name}")
-    body = "\n    ".join(["o = new(cls)", "d = o.__dict__", *lines, "return o"])
-    exec(f"def build({', '.join(parameters)}):\n    {body}\n", namespace)
-    build: Callable[..., _T] = namespace["build"]
-    return build
+    completion: Completion = object.__new__(Completion)
+    stored = completion.__dict__  # One store per field: what `dataclasses` would generate, written out.
+    stored["content"] = content
+    stored["tool_calls"] = tool_calls
+    stored["needs_more_work"] = needs_more_work
+    stored["rejected"] = rejected
+    stored["raw"] = raw
+    stored["format"] = format
+    stored["error"] = error
+    stored["warnings"] = warnings
+    stored["attempts"] = []
+    return completion
 
 
-# What `parse_response` knows: the answer's fields. The client's (mode, usage, attempts…) keep their defaults.
-new_completion = positional_builder(Completion, leading=8)
-new_tool_call = positional_builder(ToolCall)
+def new_tool_call(name: str, arguments: dict[str, Any], id: str | None = None) -> ToolCall:
+    """A `ToolCall`, made without the frozen dataclass's `__init__` (see `new_completion`)."""
+    call: ToolCall = object.__new__(ToolCall)
+    stored = call.__dict__
+    stored["name"] = name
+    stored["arguments"] = arguments
+    stored["id"] = id
+    stored["signature"] = None
+    return call

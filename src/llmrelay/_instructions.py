@@ -9,6 +9,7 @@ normalizer, which reads the envelope and whatever else the model writes instead.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ._envelope import Mode
@@ -44,6 +45,21 @@ def envelope_schema(tools: tuple[Tool, ...]) -> dict[str, Any]:
         "required": ["content", "toolCalls", "needsMoreWork"],
         "additionalProperties": False,
     }
+
+
+def default_response_schema(mode: Mode, tools: tuple[Tool, ...]) -> dict[str, Any] | None:
+    """The schema a request in `mode` answers with unless it asks for its own (json_schema: the envelope).
+
+    In the other modes none.
+    The one place that decides it: the pipeline builds each step's request with it, structured
+    output rebuilds it for its extra tool, and adapters read `response_schema(request)`.
+    """
+    return envelope_schema(tools) if mode == "json_schema" else None
+
+
+def response_schema(request: Request) -> dict[str, Any] | Mapping[str, Any]:
+    """The JSON schema a json_schema-mode request's answer must follow (its own, else the default)."""
+    return request.response_schema or envelope_schema(request.tools)
 
 
 def instructions(mode: Mode, tools: tuple[Tool, ...], tool_choice: ToolChoice | None) -> str:

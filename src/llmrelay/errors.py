@@ -45,7 +45,7 @@ else:  # pragma: no cover - Python 3.10
 
 if TYPE_CHECKING:
     from ._envelope import Attempt, Completion
-    from ._run import RunResult
+    from ._tool_loop.loop import RunResult
 
 
 class LLMRelayError(Exception):

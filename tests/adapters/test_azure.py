@@ -145,8 +145,8 @@ def test_the_model_hint_picks_the_capability_row() -> None:
     """A deployment named anything: `model` says which model's facts apply (gpt-4: no JSON modes)."""
     hinted = azure("azure:team-deploy-7", provider_options={"model": "gpt-4"})
     unhinted = azure("azure:team-deploy-7")
-    assert hinted.supported_modes("azure", "team-deploy-7") == ("native_tools", "text")
-    assert unhinted.supported_modes("azure", "team-deploy-7") == ("native_tools", "json_schema", "json_object", "text")
+    assert hinted._supported_modes("azure", "team-deploy-7") == ("native_tools", "text")
+    assert unhinted._supported_modes("azure", "team-deploy-7") == ("native_tools", "json_schema", "json_object", "text")
 
 
 def test_a_filtered_prompt_is_a_content_filter_error() -> None:
@@ -209,4 +209,4 @@ def test_the_responses_api_on_azure() -> None:
 
 def test_provider_options_never_show_in_repr() -> None:
     client = azure(provider_options={"azure_ad_token_provider": lambda: "secret-token", "model": "gpt-4o"})
-    assert "secret-token" not in repr(client.adapter_for("azure"))
+    assert "secret-token" not in repr(client._adapter_for("azure"))

@@ -12,13 +12,22 @@ its SDK) is imported the first time that provider is used.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .._instructions import prepare_messages
 from .._types import NativeCall, RawResponse, Request
 from ..errors import UnknownProviderError
+from ._contract import (
+    Adapter,
+    AsyncClosable,
+    CallEnd,
+    CallPiece,
+    Chunk,
+    Closable,
+    Finish,
+    ProviderOptions,
+    StreamingAdapter,
+    TextPiece,
+)
 from ._presets import PRESETS
 
 _BUILTIN: dict[str, str] = {
@@ -37,48 +46,6 @@ _BUILTIN: dict[str, str] = {
 }
 _BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}
-
-
-@dataclass(frozen=True, repr=False)
-class ProviderOptions:
-    """How to reach a provider: credentials, endpoint, timeout, extra headers."""
-
-    api_key: str | None = None
-    """The API key; None means the provider's usual environment variable."""
-    base_url: str | None = None
-    """Another endpoint (a proxy, or an OpenAI-compatible server)."""
-    timeout: float | None = None
-    """Seconds to wait for an answer; None keeps the SDK's default."""
-    headers: Mapping[str, str] = field(default_factory=dict)
-    """Extra HTTP headers sent with every request."""
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
-
-    def __repr__(self) -> str:
-        key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
-        return (
-            f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
-            f"headers={sorted(self.headers)!r}, extra={sorted(self.extra)!r})"  # Names only: a token may be there.
-        )
-
-
-@runtime_checkable
-class Adapter(Protocol):
-    """Turn one `Request` into one provider call.
-
-    Implementations take a `ProviderOptions` in `__init__`. A `Protocol`, so a user's adapter
-    needs to inherit nothing; register it with `register_adapter`.
-    """
-
-    provider: ClassVar[str]
-
-    def send(self, request: Request) -> RawResponse:
-        """Make the call and return the provider's answer, or raise a `ProviderError`."""
-        ...
-
-    async def asend(self, request: Request) -> RawResponse:
-        """The same, without blocking the event loop."""
-        ...
 
 
 def register_adapter(provider: str, adapter: type[Adapter] | str) -> None:
@@ -109,14 +76,23 @@ def known_providers() -> list[str]:
     return sorted({*_BUILTIN, *_registered})
 
 
-# What an adapter of your own needs: the contract, its request and answer types, and the messages
-# as a non-native mode sends them (instructions added, tool turns as text).
+# What an adapter of your own needs: the contract (`_contract`), its request and answer types, the
+# chunks a streaming adapter yields, and the messages as a non-native mode sends them
+# (instructions added, tool turns as text).
 __all__ = [
     "Adapter",
+    "AsyncClosable",
+    "CallEnd",
+    "CallPiece",
+    "Chunk",
+    "Closable",
+    "Finish",
     "NativeCall",
     "ProviderOptions",
     "RawResponse",
     "Request",
+    "StreamingAdapter",
+    "TextPiece",
     "adapter_class",
     "known_providers",
     "prepare_messages",

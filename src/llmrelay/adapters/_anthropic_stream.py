@@ -23,12 +23,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._chunks import CallEnd, CallPiece, Chunk, Finish, TextPiece
 from ..errors import ProviderError
+from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
 from ._errors import status_error
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from .anthropic import _usage
+from ._wire import anthropic_usage
 
 _STATUS = {
     "invalid_request_error": 400,
@@ -107,7 +107,7 @@ class AnthropicStreamReader:
             self._usage.update({key: value for key, value in usage.items() if value is not None})
         return Finish(
             reason if isinstance(reason, str) else None,
-            _usage(self._usage) if self._usage else None,
+            anthropic_usage(self._usage) if self._usage else None,
             model if isinstance(model, str) else None,
             self.headers.get("request-id"),
         )

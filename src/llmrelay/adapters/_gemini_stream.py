@@ -30,13 +30,14 @@ from typing import Any
 from google.genai import errors as genai_errors
 from google.genai import types
 
-from .._chunks import CallEnd, CallPiece, Chunk, Finish, TextPiece
 from .._messages import new_call_id
 from ..errors import ProviderError
+from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
 from ._gemini_errors import PROVIDER, lower, to_error
 from ._signatures import SignatureMemory
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
+from ._wire import gemini_usage
 
 BASE_URL = "https://generativelanguage.googleapis.com/"
 _TOP_LEVEL = ("systemInstruction", "tools", "toolConfig", "safetySettings", "cachedContent")
@@ -143,14 +144,12 @@ class GeminiStreamReader:
         return [TextPiece(text)] if isinstance(text, str) and text and not part.get("thought") else []
 
     def _finish(self, body: Mapping[str, Any], reason: Any) -> Finish:
-        from .gemini import _usage
-
         metadata = body.get("usageMetadata")
         model = body.get("modelVersion")
         response_id = body.get("responseId")
         return Finish(
             str(reason) if reason else None,
-            _usage(metadata) if isinstance(metadata, Mapping) else None,
+            gemini_usage(metadata) if isinstance(metadata, Mapping) else None,
             str(model) if model else None,
             self.headers.get("x-request-id") or (str(response_id) if response_id else None),
         )

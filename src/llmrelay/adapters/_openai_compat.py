@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._envelope import ToolCall, Usage
+from .._envelope import ToolCall
 from .._messages import new_call_id
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
@@ -35,9 +35,10 @@ from . import ProviderOptions
 from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
+from ._wire import chat_usage, message_text, status_in_error, thought_signature
 
 if TYPE_CHECKING:
-    from .._chunks import Chunk
+    from ._contract import Chunk
     from ._stream_io import Reader
 
 # --- response --------------------------------------------------------------------------------
@@ -66,27 +67,6 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def message_text(message: Mapping[str, Any]) -> str:
-    """The answer's text: content as a string or text parts; a refusal when there is no content.
-
-    Reasoning never counts: Groq's and OpenRouter's `reasoning`, DeepSeek's `reasoning_content`
-    are fields of their own, and a `thinking` part is not a `text` part.
-    """
-    content = message.get("content")
-    if isinstance(content, str):
-        text = content
-    elif isinstance(content, list):
-        text = "".join(part["text"] for part in content if _is_text_part(part))
-    else:
-        text = ""
-    refusal = message.get("refusal")
-    return text or (refusal if isinstance(refusal, str) else "")
-
-
-def _is_text_part(part: Any) -> bool:
-    return isinstance(part, Mapping) and part.get("type", "text") == "text" and isinstance(part.get("text"), str)
-
-
 def _native_calls(tool_calls: Any) -> list[NativeCall]:
     calls = []
     for call in tool_calls if isinstance(tool_calls, list) else ():
@@ -100,38 +80,11 @@ def _native_calls(tool_calls: Any) -> list[NativeCall]:
     return calls
 
 
-def thought_signature(call: Mapping[str, Any]) -> str | None:
-    """Gemini's signature on a call from its OpenAI-compatible endpoint, `extra_content.google.thought_signature`."""
-    google = _mapping(_mapping(call.get("extra_content")).get("google"))
-    signature = google.get("thought_signature")
-    return signature if isinstance(signature, str) and signature else None
-
-
-def chat_usage(usage: Any) -> Usage:
-    """prompt/completion/total tokens as `Usage`; the total is summed when missing."""
-    if not isinstance(usage, Mapping):
-        return Usage()
-    prompt = int(usage.get("prompt_tokens") or 0)
-    completion = int(usage.get("completion_tokens") or 0)
-    total = int(usage.get("total_tokens") or prompt + completion)
-    cached = _mapping(usage.get("prompt_tokens_details")).get("cached_tokens")
-    reasoning = _mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")
-    return Usage(prompt, completion, total, int(cached or 0), int(reasoning or 0))
-
-
 def error_in_body(body: Any) -> Mapping[str, Any] | None:
     """The `error` object of a 200 answer that is really an error (OpenRouter does this)."""
     if isinstance(body, Mapping) and not body.get("choices") and isinstance(body.get("error"), Mapping):
         return body["error"]  # type: ignore[no-any-return]
     return None
-
-
-def status_in_error(error: Mapping[str, Any]) -> int | None:
-    """The HTTP status an in-body error names in its `code` (OpenRouter: 429, 502, ...)."""
-    code = error.get("code")
-    if isinstance(code, str) and code.isdigit():
-        code = int(code)
-    return code if isinstance(code, int) and 400 <= code <= 599 else None
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -32,11 +32,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._envelope import ToolCall
-from .._instructions import envelope_schema, prepare_messages
+from .._instructions import prepare_messages, response_schema
 from .._messages import portable_id
-from .._schemas import for_openai_strict
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
+from ._schemas import for_openai_strict
 
 _CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
 _CALL_ID_MAX = 40
@@ -67,7 +67,7 @@ def request_body(
     if request.mode == "native_tools":
         mode_fields = _tool_fields(request.tools, request.tool_choice)
     elif request.mode == "json_schema":
-        schema = request.response_schema or envelope_schema(request.tools)
+        schema = response_schema(request)
         sent = for_openai_strict(schema) if strict else dict(schema)
         json_schema = {"name": request.schema_name, "schema": sent, "strict": strict}
         mode_fields = {"response_format": {"type": "json_schema", "json_schema": json_schema}}

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._chunks import CallPiece, Chunk, Finish, TextPiece
-from ._openai_compat import ChatCompletionsAdapter, chat_usage, message_text, status_in_error, thought_signature
+from ._contract import CallPiece, Chunk, Finish, TextPiece
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
+from ._wire import chat_usage, message_text, status_in_error, thought_signature
+
+if TYPE_CHECKING:
+    from ._openai_compat import ChatCompletionsAdapter
 
 
 class ChatStreamReader:

@@ -35,10 +35,10 @@ from typing import Any
 
 from .._envelope import Artifact
 from .._instructions import envelope_schema, prepare_messages
-from .._schemas import for_openai_strict
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
 from ._openai_messages import call_id, with_json_word
+from ._schemas import for_openai_strict
 
 ARTIFACT_KIND = "response"
 """The kind of the `Artifact` that holds a response's id and output items."""

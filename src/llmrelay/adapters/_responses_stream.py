@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._chunks import CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
 from .openai_responses import failure, raw_response

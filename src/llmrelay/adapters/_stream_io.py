@@ -11,8 +11,8 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Protocol
 
-from .._chunks import Chunk
 from ..errors import ProviderConnectionError, ProviderError, ServerError
+from ._contract import Chunk
 from ._sse import EventDecoder, ServerEvent, read_failure
 
 

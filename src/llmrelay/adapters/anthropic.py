@@ -38,18 +38,18 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from .._envelope import Usage
-from .._instructions import envelope_schema, prepare_messages
+from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
-from .._schemas import for_anthropic
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
 from ._errors import status_error, transport_error
+from ._schemas import for_anthropic
+from ._wire import anthropic_usage
 
 if TYPE_CHECKING:
-    from .._chunks import Chunk
+    from ._contract import Chunk
 
 try:
     import anthropic
@@ -81,7 +81,7 @@ def build_body(request: Request) -> dict[str, Any]:
         if request.tool_choice is not None:
             body["tool_choice"] = _tool_choice(request.tool_choice)
     if request.mode == "json_schema":
-        schema = for_anthropic(request.response_schema or envelope_schema(request.tools))
+        schema = for_anthropic(response_schema(request))
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
         body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
     return body
@@ -168,19 +168,10 @@ def to_raw_response(
         text="".join(texts),
         native_calls=tuple(calls),
         finish_reason=body.get("stop_reason"),
-        usage=_usage(body.get("usage")),
+        usage=anthropic_usage(body.get("usage")),
         request_id=request_id,
         body=dict(body),
     )
-
-
-def _usage(usage: Any) -> Usage:
-    if not isinstance(usage, Mapping):
-        return Usage()
-    prompt = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    input_tokens = sum(int(usage.get(name) or 0) for name in prompt)
-    output_tokens = int(usage.get("output_tokens") or 0)
-    return Usage(input_tokens, output_tokens, input_tokens + output_tokens)
 
 
 def to_error(

@@ -33,9 +33,9 @@ from ..errors import AuthenticationError, ConfigError, MissingDependencyError, P
 from .anthropic import AnthropicAdapter, _split, build_body
 
 if TYPE_CHECKING:
-    from .._chunks import Chunk
     from .._types import Request
     from ._anthropic_stream import AnthropicStreamReader
+    from ._contract import Chunk
 
 try:
     import anthropic

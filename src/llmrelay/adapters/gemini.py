@@ -52,16 +52,15 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._envelope import Usage
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
-from .._schemas import for_gemini
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+from ._schemas import for_gemini
 
 if TYPE_CHECKING:
-    from .._chunks import Chunk
+    from ._contract import Chunk
 
 try:
     import pydantic
@@ -74,6 +73,7 @@ from ._errors import redact
 from ._gemini_errors import PROVIDER as _PROVIDER
 from ._gemini_errors import lower, to_error
 from ._signatures import SignatureMemory
+from ._wire import gemini_usage
 
 _ENV_KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # The SDK's order: GOOGLE_API_KEY wins.
 _ID = re.compile(r"[A-Za-z0-9_.:\-]+")
@@ -350,7 +350,7 @@ class GeminiAdapter:
             text="".join(texts),
             native_calls=tuple(calls),
             finish_reason=_text_or_none(candidate.get("finishReason") or blocked),
-            usage=_usage(_mapping(body.get("usageMetadata"))),
+            usage=gemini_usage(_mapping(body.get("usageMetadata"))),
             request_id=headers.get("x-request-id") or _text_or_none(body.get("responseId")),  # No header sent.
             body=body,
         )
@@ -459,13 +459,6 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _items(value: Any) -> list[Mapping[str, Any]]:
     return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
-
-
-def _usage(metadata: Mapping[str, Any]) -> Usage:
-    prompt = int(metadata.get("promptTokenCount") or 0)
-    # Thinking tokens are billed as output and counted in the total, but not in candidates.
-    output = int(metadata.get("candidatesTokenCount") or 0) + int(metadata.get("thoughtsTokenCount") or 0)
-    return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output))
 
 
 def _signature_bytes(signature: str) -> bytes:

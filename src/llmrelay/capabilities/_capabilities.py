@@ -7,13 +7,11 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Literal
 
+from .._envelope import MODES as MODES  # Re-exported: the config checks read the modes here.
 from .._envelope import Mode
 
 Feature = Literal["native_tools", "json_schema", "json_object", "parallel_tool_calls"]
 """A request feature a provider can reject for a model, and the learner can switch off."""
-
-MODES: tuple[Mode, ...] = ("native_tools", "json_schema", "json_object", "text")
-"""Every mode, best first: the order `modes()` keeps."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,7 @@ How the model is asked for it depends on the mode of the step (best first, when 
 given: json_schema, native_tools, json_object, text):
 
 - json_schema: the model's JSON schema as the response format (as each provider accepts it,
-  see `_schemas`); the answer's text is the output.
+  see `adapters/_schemas`); the answer's text is the output.
 - native_tools: a tool named `final_result` whose parameters are the model's schema, forced
   with tool_choice; its call becomes `output`, not a tool call.
 - json_object: JSON mode, with the schema in the instructions; the answer's text is the output.
@@ -27,22 +27,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ._envelope import Completion, Mode
-from ._instructions import envelope_schema
-from ._tools import Tool, to_tool
-from ._types import Message, NamedTool, Request, ToolChoice
-from .errors import ConfigError, OutputValidationError
+from .._envelope import MODES, Completion, Mode
+from .._instructions import default_response_schema
+from .._tools import Tool, to_tool
+from .._types import Message, NamedTool, Request, ToolChoice
+from ..errors import ConfigError, OutputValidationError
 
 if TYPE_CHECKING:
-    from ._envelope import Attempt
-    from ._repair import RepairTrigger
+    from .._envelope import Attempt
+    from .repair import RepairTrigger
 
 OUTPUT_TOOL = "final_result"
 """The name of the tool that carries the output in native_tools and text modes."""
 
-_OUTPUT_MODES: tuple[Mode, ...] = ("json_schema", "native_tools", "json_object", "text")
-"""Without tools, the best way to get an object out of a model: its schema enforced, then forced
-through a tool, then JSON mode, then the envelope in text."""
+_OUTPUT_MODES: tuple[Mode, ...] = ("json_schema", *(mode for mode in MODES if mode != "json_schema"))
+"""Without tools, the best way to get an object out of a model: its schema enforced, then the
+usual order (forced through a tool, then JSON mode, then the envelope in text)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class OutputSpec:
             choice = request.tool_choice
         if request.tool_choice == "none":
             raise ConfigError("tool_choice='none' cannot be combined with output=: the output is given by a tool")
-        schema = envelope_schema(tools) if request.mode == "json_schema" else request.response_schema
+        schema = default_response_schema(request.mode, tools) or request.response_schema
         return replace(request, tools=tools, tool_choice=choice, response_schema=schema, schema_name="envelope")
 
     def _described_schema(self) -> dict[str, Any]:
@@ -140,9 +140,9 @@ class OutputSpec:
 
     def _validated(self, text: str) -> tuple[dict[str, Any] | None, list[str]]:
         """The object in `text`, coerced, and the errors that stop it being the model (empty: none)."""
-        from ._schemas import strip_added_nulls
-        from ._validation import check_arguments
-        from .normalize import LenientJSONError, loads_lenient
+        from .._validation import check_arguments
+        from ..adapters._schemas import strip_added_nulls
+        from ..normalize import LenientJSONError, loads_lenient
 
         try:
             value = loads_lenient(_unfenced(text))

@@ -1,9 +1,9 @@
 """`Client.stream`: the answer as typed events while it arrives, then the same `Completion` as `complete()`.
 
 ```
-adapter.stream(request)  ->  chunks (TextPiece, CallPiece, CallEnd, Finish; see `_chunks`)
+adapter.stream(request)  ->  chunks (TextPiece, CallPiece, CallEnd, Finish; see `llmrelay.adapters`)
   StreamState            ->  events: text through the text parser, native calls as they grow
-  Assembler              ->  the RawResponse `send` would give  ->  `_respond.to_completion`
+  Assembler              ->  the RawResponse `send` would give  ->  `respond.to_completion`
 ```
 
 Decisions (also in the README's "Streaming" section):
@@ -31,37 +31,22 @@ import json
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ._chunks import Assembler, CallEnd, CallPiece, Chunk, Finish, TextPiece
-from ._envelope import Attempt, Completion, RejectedCall, ToolCall, Usage
-from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
-from ._flow import Call, Flow, Policy, record_retry
-from ._respond import to_completion
-from ._tools import Tool
-from ._types import NativeCall, RawResponse, Request
-from .errors import ProviderError, StreamInterrupted
-from .normalize._partial_json import GrowingArguments
+from .._envelope import Attempt, Completion, RejectedCall, ToolCall, Usage
+from .._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._tools import Tool
+from .._types import NativeCall, RawResponse, Request
+from ..adapters import Adapter, CallEnd, CallPiece, Chunk, Finish, StreamingAdapter, TextPiece
+from ..errors import ProviderError, StreamInterrupted
+from ..normalize._partial_json import GrowingArguments
+from .assemble import Assembler
+from .drive import aanswer, answer
+from .flow import Call, Flow, Policy, record_retry
+from .respond import to_completion
 
 if TYPE_CHECKING:
-    from ._client import _Pipeline
-    from .adapters import Adapter
-
-
-@runtime_checkable
-class StreamingAdapter(Protocol):
-    """An adapter that can stream: `stream` / `astream` yield chunks (`_chunks.Chunk`) of one answer.
-
-    An adapter without them is still streamed: its whole answer (from `send`) becomes the chunks.
-    """
-
-    def stream(self, request: Request) -> Iterator[Chunk]:
-        """Make the call as a stream; raise a `ProviderError` (at any point) when it fails."""
-        ...
-
-    def astream(self, request: Request) -> AsyncIterator[Chunk]:
-        """The same, without blocking the event loop."""
-        ...
+    from .setup import Pipeline
 
 
 class TextParser(Protocol):
@@ -86,7 +71,7 @@ def text_parser(tools: list[Tool] | None, strict: bool, request: Request | None 
     In json_schema and json_object modes the answer is llmrelay's envelope (one JSON document,
     the provider guarantees it): its content and calls are then read as they arrive.
     """
-    from .normalize._incremental import IncrementalParser
+    from ..normalize._incremental import IncrementalParser
 
     envelope = request is not None and request.schema_name == "envelope"
     json_mode = envelope and request is not None and request.mode in ("json_schema", "json_object")
@@ -134,7 +119,13 @@ class StreamState:
         raw = self.assembler.raw(self._done)
         result = to_completion(raw, tools=self.request.tools, mode=self.request.mode, strict=self.strict)
         cut = [self._cut_off(index) for index in sorted(self._native) if index not in self._done]
-        failed = Attempt(call.step.provider, call.step.model, call.step.mode, "error", f"stream interrupted: {error}")
+        failed = Attempt(
+            provider=call.step.provider,
+            model=call.step.model,
+            mode=call.step.mode,
+            outcome="error",
+            reason=f"stream interrupted: {error}",
+        )
         attempts = [*trace, replace(failed, usage=raw.usage)]
         received = replace(
             result,
@@ -192,14 +183,16 @@ class StreamState:
     def _cut_off(self, index: int) -> RejectedCall:
         call = self.assembler.native_call(index)
         reason = f"the stream was cut off before tool call '{call.name}' was complete"
-        return RejectedCall(call.name or None, call.arguments, reason, "truncated", call.id)
+        return RejectedCall(
+            name=call.name or None, arguments=call.arguments, reason=reason, kind="truncated", id=call.id
+        )
 
 
 def checked(native: NativeCall, tools: dict[str, Tool] | None) -> ToolCall | RejectedCall:
-    """One native call, read and validated exactly as `_respond` reads the calls of a whole answer."""
-    from .normalize import call_from_parts
-    from .normalize._parse import accept_calls
-    from .normalize._types import Candidate
+    """One native call, read and validated exactly as `respond` reads the calls of a whole answer."""
+    from ..normalize import call_from_parts
+    from ..normalize._parse import accept_calls
+    from ..normalize._types import Candidate
 
     reading = call_from_parts(native.name, native.arguments, call_id=native.id)
     if not isinstance(reading, Candidate):
@@ -222,9 +215,15 @@ def chunks_of(raw: RawResponse) -> list[Chunk]:
 # --- the client's side -------------------------------------------------------------------------
 
 
-def stream_policy(pipeline: _Pipeline) -> Policy:
+def stream_policy(pipeline: Pipeline) -> Policy:
     """The flow's policy for a stream: no repair rounds and no longer retry after the answer was shown."""
-    return Policy(0, pipeline.strict, _nothing_to_repair, None, pipeline.learn)
+    return Policy(
+        max_repairs=0,
+        strict=pipeline.strict,
+        trigger=_nothing_to_repair,
+        max_tokens_on_length=None,
+        learn=pipeline._learn,
+    )
 
 
 def _nothing_to_repair(result: Completion, request: Request) -> list[str]:
@@ -242,22 +241,13 @@ class _Opened:
     raw: RawResponse | None = None
 
 
-def run(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[StreamEvent]:
+def stream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[StreamEvent]:
     """Drive one request's flow, streaming each call; see the module docstring for the rules."""
-    call = next(flow)
-    while True:
-        adapter = pipeline.adapter_for(call.step.provider)
-        opening = partial(_open, adapter, call.request, pipeline.strict)
-        try:
-            opened = pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step))
-        except ProviderError as error:
-            try:
-                call = flow.throw(error)
-            except StopIteration as stop:  # pragma: no cover - the stream policy never ends a flow this way
-                yield StreamEnd(stop.value)
-                return
-            continue
-        break
+    made = answer(flow, next(flow), partial(_open_with_retry, pipeline, trace))
+    if isinstance(made, Completion):  # pragma: no cover - the stream policy never ends a flow this way
+        yield StreamEnd(made)
+        return
+    call, opened = made
     state, rest = opened.state, opened.rest
     try:
         yield from opened.events
@@ -276,22 +266,13 @@ def run(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[Strea
     yield StreamEnd(_result(pipeline, flow, raw, call.request))
 
 
-async def arun(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIterator[StreamEvent]:
-    """`run` for `AsyncClient`."""
-    call = next(flow)
-    while True:
-        adapter = pipeline.adapter_for(call.step.provider)
-        opening = partial(_aopen, adapter, call.request, pipeline.strict)
-        try:
-            opened = await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step))
-        except ProviderError as error:
-            try:
-                call = flow.throw(error)
-            except StopIteration as stop:  # pragma: no cover - see `run`
-                yield StreamEnd(stop.value)
-                return
-            continue
-        break
+async def astream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIterator[StreamEvent]:
+    """`stream_events` for `AsyncClient`."""
+    made = await aanswer(flow, next(flow), partial(_aopen_with_retry, pipeline, trace))
+    if isinstance(made, Completion):  # pragma: no cover - see `stream_events`
+        yield StreamEnd(made)
+        return
+    call, opened = made
     state, rest = opened.state, opened.rest
     try:
         for event in opened.events:
@@ -311,6 +292,18 @@ async def arun(pipeline: _Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIt
             await _aclose(rest)
     assert raw is not None
     yield StreamEnd(_result(pipeline, flow, raw, call.request))
+
+
+def _open_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+    """Open the call's stream through the retry policy (sync)."""
+    opening = partial(_open, pipeline._adapter_for(call.step.provider), call.request, pipeline.strict)
+    return pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step))
+
+
+async def _aopen_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+    """Open the call's stream through the retry policy (async)."""
+    opening = partial(_aopen, pipeline._adapter_for(call.step.provider), call.request, pipeline.strict)
+    return await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step))
 
 
 def _close(chunks: Iterator[Chunk]) -> None:
@@ -365,7 +358,7 @@ def _whole(state: StreamState, chunks: list[Chunk]) -> _Opened:
     return _Opened(state, events + more, raw=raw)
 
 
-def _result(pipeline: _Pipeline, flow: Flow, raw: RawResponse, request: Request) -> Completion:
+def _result(pipeline: Pipeline, flow: Flow, raw: RawResponse, request: Request) -> Completion:
     """The flow's answer for the streamed `raw`, its last attempt saying what was not repaired."""
     try:
         flow.send(raw)
@@ -374,7 +367,7 @@ def _result(pipeline: _Pipeline, flow: Flow, raw: RawResponse, request: Request)
     raise AssertionError("the stream policy accepts every answer")  # pragma: no cover
 
 
-def _unrepaired(result: Completion, pipeline: _Pipeline, request: Request) -> Completion:
+def _unrepaired(result: Completion, pipeline: Pipeline, request: Request) -> Completion:
     found = pipeline.repair_trigger(result, request)
     if not found or not result.attempts or result.attempts[-1].outcome != "ok":
         return result

@@ -1,70 +1,17 @@
-"""What a streaming adapter yields: provider-neutral pieces of one answer, and their assembly.
+"""`Assembler`: a streamed answer's chunks back into the `RawResponse` that `send` would have returned.
 
-Each adapter's `stream(request)` turns its provider's events into these chunks; `Assembler` turns
-the chunks back into the `RawResponse` that `send(request)` would have returned, so a streamed
-answer is read by the same `_respond.to_completion` as any other.
-
-```
-TextPiece("Hel") TextPiece("lo")                       text, in order (reasoning left out)
-CallPiece(0, id="call_1", name="f") CallPiece(0, arguments='{"a"') CallPiece(0, arguments=': 1}')
-CallEnd(0)                                              the provider said call 0 is whole (optional)
-Finish(reason="tool_calls", usage=..., model=..., request_id=...)   facts about the answer, merged
-```
+So a streamed answer is read by the same `respond.to_completion` as any other. The chunk types
+are the adapter contract's (`llmrelay.adapters`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeAlias
 
-from ._envelope import Artifact, Usage
-from ._messages import new_call_id
-from ._types import NativeCall, RawResponse
-
-
-@dataclass(frozen=True)
-class TextPiece:
-    """More of the answer's text."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class CallPiece:
-    """Part of a native tool call: the first piece of a call usually has its id and name."""
-
-    index: int
-    """The call's position among the answer's native calls, from 0."""
-    id: str | None = None
-    name: str | None = None
-    arguments: str = ""
-    """More of the arguments' JSON text."""
-    signature: str | None = None
-    """Gemini's thought signature, when the provider sent one with the call."""
-
-
-@dataclass(frozen=True)
-class CallEnd:
-    """The provider said a call is complete (Anthropic's content_block_stop; Gemini sends calls whole)."""
-
-    index: int
-
-
-@dataclass(frozen=True)
-class Finish:
-    """Facts about the whole answer; several may come, and a later non-empty value wins."""
-
-    reason: str | None = None
-    """The provider's own finish/stop reason."""
-    usage: Usage | None = None
-    model: str | None = None
-    request_id: str | None = None
-    artifacts: tuple[Artifact, ...] = ()
-    """What the provider needs back on the next turn (see `Artifact`)."""
-
-
-Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish
-"""Everything a streaming adapter yields."""
+from .._envelope import Usage
+from .._messages import new_call_id
+from .._types import NativeCall, RawResponse
+from ..adapters import CallPiece, Chunk, Finish, TextPiece
 
 
 @dataclass

@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
-from ._envelope import Completion, RejectedCall, ToolCall
-from ._messages import new_call_id
-from ._tools import Tool
-from ._types import Message, NamedTool, Request
+from .._envelope import Completion, RejectedCall, ToolCall
+from .._messages import new_call_id
+from .._tools import Tool
+from .._types import Message, NamedTool, Request
 
 RepairTrigger = Callable[[Completion, Request], "list[str]"]
 """Given an answer and the request, the problems that call for a repair (empty: none)."""
@@ -99,16 +100,7 @@ def repair_request(request: Request, result: Completion, found: list[str]) -> Re
             else "Reply again, in full, corrected."
         )
         turns = [Message("assistant", result.raw), Message("user", f"{correction}\n{again}")]
-    return Request(
-        request.model,
-        (*request.messages, *turns),
-        request.mode,
-        request.tools,
-        request.tool_choice,
-        request.params,
-        request.response_schema,
-        request.schema_name,
-    )
+    return replace(request, messages=(*request.messages, *turns))
 
 
 def _tool_result_errors(result: Completion, correction: str) -> list[Message]:

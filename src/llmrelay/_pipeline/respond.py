@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ._envelope import Completion, FinishReason, Mode, RejectedCall, ToolCall
-from ._tools import Tool
-from ._types import RawResponse
+from .._envelope import Completion, FinishReason, Mode, RejectedCall, ToolCall
+from .._tools import Tool
+from .._types import RawResponse
 
 if TYPE_CHECKING:
-    from .normalize._types import Candidate
+    from ..normalize._types import Candidate
 
 # The providers' own finish reasons, by what they mean. Anything else is "other".
 _FINISH: dict[str, FinishReason] = {
@@ -55,11 +55,11 @@ def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishR
 def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool) -> Completion:
     """Build the envelope for one answer: native calls, then calls read from the text.
 
-    The trace and the summed usage of the whole request are added by the flow (`_flow._finish`).
+    The trace and the summed usage of the whole request are added by the flow (`flow._finish`).
     """
     by_name = {tool.name: tool for tool in tools} if tools else None
     native_accepted, native_rejected = _native_calls(raw, by_name)
-    from .normalize import parse_response  # Loaded with the first answer, not at `import llmrelay`.
+    from ..normalize import parse_response  # Loaded with the first answer, not at `import llmrelay`.
 
     text = parse_response(raw.text, tools=list(tools) if tools else None, strict=strict)
     calls = native_accepted + text.tool_calls
@@ -84,9 +84,9 @@ def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, stri
 
 
 def _native_calls(raw: RawResponse, tools: dict[str, Tool] | None) -> tuple[list[ToolCall], list[RejectedCall]]:
-    from .normalize import call_from_parts
-    from .normalize._parse import accept_calls
-    from .normalize._types import Candidate
+    from ..normalize import call_from_parts
+    from ..normalize._parse import accept_calls
+    from ..normalize._types import Candidate
 
     candidates: list[Candidate] = []
     rejected: list[RejectedCall] = []

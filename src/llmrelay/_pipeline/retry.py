@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import TransientError
+from ..errors import TransientError
 
 if TYPE_CHECKING:
     from tenacity import RetryCallState

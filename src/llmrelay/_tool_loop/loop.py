@@ -6,28 +6,30 @@ complete and each call runs once: a model request that is retried or falls back 
 with the transcript as it stands, so tools that already ran are never run again.
 
 `ToolLoop` keeps the bookkeeping (what to run, the transcript, when to stop) once for both
-clients; `run` and `arun` only differ in how they wait for the model and the tools.
+clients; `run_tools` and `arun_tools` only differ in how they wait for the model and the tools.
+They are given what they need: a function that completes one step (the client's, with the
+loop's own policy, `loop_policy`), not the client.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
-from ._envelope import Completion, Mode, ToolCall, Usage
-from ._execute import Job, ToolExecution, aexecute, execute, is_async, not_run, refused
-from ._messages import new_call_id, to_messages
-from ._repair import RepairTrigger
-from ._tools import Tool, ToolLike, to_tools
-from ._types import Message, Request
-from .errors import ConfigError, LLMRelayError
+from .._envelope import Completion, ToolCall, Usage
+from .._messages import new_call_id, to_messages
+from .._pipeline.repair import RepairTrigger
+from .._tools import Tool, ToolLike, to_tools
+from .._types import Message, Request
+from ..errors import ConfigError, LLMRelayError
+from .execute import Job, ToolExecution, aexecute, execute, is_async, not_run, refused
 
 if TYPE_CHECKING:
-    from ._client import AsyncClient, Client, Messages, ToolChoiceLike, _Pipeline
+    from .._pipeline.flow import Policy
+    from .._pipeline.setup import Messages
 
 StopReason = Literal["done", "max_steps", "pending_calls", "error"]
 """Why `client.run` stopped.
@@ -39,7 +41,10 @@ StopReason = Literal["done", "max_steps", "pending_calls", "error"]
 - `error`: only on `error.partial_run`, when a model request failed mid-run.
 """
 
-_P = TypeVar("_P", bound="_Pipeline")
+CompleteStep = Callable[[list[Message], tuple[Tool, ...]], Completion]
+"""One step's `complete()`: the transcript so far and the tools, to the model's answer."""
+ACompleteStep = Callable[[list[Message], tuple[Tool, ...]], Awaitable[Completion]]
+"""`CompleteStep` for `AsyncClient`."""
 
 
 @dataclass(frozen=True)
@@ -165,24 +170,12 @@ class ToolLoop:
                 raise execution.exception
 
 
-def run(
-    client: Client,
-    messages: Messages,
-    tools: Sequence[ToolLike] | None,
-    *,
-    max_steps: int,
-    raise_tool_errors: bool,
-    mode: Mode | None,
-    tool_choice: ToolChoiceLike,
-    params: dict[str, Any],
-) -> RunResult:
+def run_tools(complete: CompleteStep, loop: ToolLoop, *, raise_tool_errors: bool) -> RunResult:
     """`Client.run`: the loop, waiting for the model and the tools in this thread."""
-    loop = ToolLoop(messages, tools, max_steps)
-    _check_no_running_loop(loop.tool_list)
-    model = strict_view(client)
+    check_no_running_loop(loop.tool_list)
     while True:
         try:
-            completion = model.complete(loop.messages, loop.tool_list, mode=mode, tool_choice=tool_choice, **params)
+            completion = complete(loop.messages, loop.tool_list)
         except LLMRelayError as error:
             loop.interrupted(error)
             raise
@@ -194,25 +187,11 @@ def run(
             return loop.result(reason)
 
 
-async def arun(
-    client: AsyncClient,
-    messages: Messages,
-    tools: Sequence[ToolLike] | None,
-    *,
-    max_steps: int,
-    raise_tool_errors: bool,
-    mode: Mode | None,
-    tool_choice: ToolChoiceLike,
-    params: dict[str, Any],
-) -> RunResult:
+async def arun_tools(complete: ACompleteStep, loop: ToolLoop, *, raise_tool_errors: bool) -> RunResult:
     """`AsyncClient.run`: the same loop, with a step's calls run concurrently."""
-    loop = ToolLoop(messages, tools, max_steps)
-    model = strict_view(client)
     while True:
         try:
-            completion = await model.complete(
-                loop.messages, loop.tool_list, mode=mode, tool_choice=tool_choice, **params
-            )
+            completion = await complete(loop.messages, loop.tool_list)
         except LLMRelayError as error:
             loop.interrupted(error)
             raise
@@ -224,18 +203,14 @@ async def arun(
             return loop.result(reason)
 
 
-def strict_view(client: _P) -> _P:
-    """The client as the loop uses it: strict parsing, and an example quoted in prose is no broken answer.
+def loop_policy(policy: Policy) -> Policy:
+    """The policy of the loop's requests: strict parsing, and an example quoted in prose is no broken answer.
 
-    A shallow copy: it shares the client's adapters, retry policy and learner. Strict parsing
-    rejects a tool-shaped object inside prose as `embedded`; the client's repair trigger would
-    ask the model to "make it a real call", which is how an example turns into an action, so the
-    loop's trigger does not count those.
+    Strict parsing rejects a tool-shaped object inside prose as `embedded`; the client's repair
+    trigger would ask the model to "make it a real call", which is how an example turns into an
+    action, so the loop's trigger does not count those.
     """
-    view = copy.copy(client)
-    view.strict = True
-    view.repair_trigger = _examples_are_not_broken(client.repair_trigger)
-    return view
+    return replace(policy, strict=True, trigger=_examples_are_not_broken(policy.trigger))
 
 
 def _examples_are_not_broken(trigger: RepairTrigger) -> RepairTrigger:
@@ -247,7 +222,7 @@ def _examples_are_not_broken(trigger: RepairTrigger) -> RepairTrigger:
     return check
 
 
-def _check_no_running_loop(tools: tuple[Tool, ...]) -> None:
+def check_no_running_loop(tools: tuple[Tool, ...]) -> None:
     """Async tools need an event loop of their own under `Client.run`: refuse before any step runs."""
     names = [tool.name for tool in tools if tool.function is not None and is_async(tool.function)]
     if not names:

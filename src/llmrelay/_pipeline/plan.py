@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ._envelope import Mode
-from .errors import NotFoundError, ProviderError, TransientError, UnsupportedFeatureError
+from .._envelope import Mode
+from ..errors import NotFoundError, ProviderError, TransientError, UnsupportedFeatureError
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ its schema). For a tool made from a function, the arguments are validated once m
 tool's pydantic model so the function receives its declared types (a parameter typed as a
 pydantic model gets an instance, a `datetime` a datetime). What the function returns goes back
 to the model as text: a string as it is, anything else as JSON. What it raises goes back as an
-error result; `_run` decides whether to raise it instead.
+error result; `loop` decides whether to raise it instead.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._envelope import RejectedCall, ToolCall
-from ._messages import new_call_id
-from ._tools import Tool
+from .._envelope import RejectedCall, ToolCall
+from .._messages import new_call_id
+from .._tools import Tool
 
 
 @dataclass(frozen=True)

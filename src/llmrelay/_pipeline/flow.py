@@ -1,10 +1,9 @@
 """The conversation behind one `complete()`: repairs and fallbacks, written once for sync and async.
 
-`run` is a generator: it yields each provider call to make (`Call`) and is sent the answer, or
-has the call's `ProviderError` thrown into it. The client drives it with `send` (Client) or
-`asend` (AsyncClient), wrapping each call in the retry policy; everything else — checking the
-answer, asking for repairs, moving down the fallback plan, the trace — happens here, once.
-(httpx drives its auth flows the same way.)
+`request_flow` is a generator: it yields each provider call to make (`Call`) and is sent the
+answer, or has the call's `ProviderError` thrown into it. `drive` makes the calls (through the
+retry policy, with the adapter's `send` or `asend`); everything else — checking the answer,
+asking for repairs, moving down the fallback plan, the trace — happens here, once.
 """
 
 from __future__ import annotations
@@ -14,15 +13,15 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ._envelope import Attempt, Completion, Outcome, Usage
-from ._fallback import Step, model_is_unusable, should_fall_back
-from ._repair import RepairTrigger, is_truncated, repair_request
-from ._respond import to_completion
-from ._types import RawResponse, Request
-from .errors import AllAttemptsFailed, ProviderError
+from .._envelope import Attempt, Completion, Outcome, Usage
+from .._types import RawResponse, Request
+from ..errors import AllAttemptsFailed, ProviderError
+from .plan import Step, model_is_unusable, should_fall_back
+from .repair import RepairTrigger, is_truncated, repair_request
+from .respond import to_completion
 
 if TYPE_CHECKING:
-    from ._output import OutputSpec
+    from .output import OutputSpec
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class Policy:
     strict: bool
     """Accept only explicit tool-call constructs in text."""
     trigger: RepairTrigger
-    """What counts as a broken answer (`_repair.problems` by default)."""
+    """What counts as a broken answer (`repair.problems` by default)."""
     max_tokens_on_length: int | None
     """When set, an answer cut off at the token limit is asked again once with this budget."""
     learn: Callable[[Step, ProviderError], None]
@@ -61,8 +60,8 @@ class _Done:
     problems: list[str] = field(default_factory=list)
 
 
-def run(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trace: list[Attempt]) -> Flow:
-    """Try the plan's steps in order until one gives an acceptable answer.
+def request_flow(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trace: list[Attempt]) -> Flow:
+    """The flow of one request: try the plan's steps in order until one gives an acceptable answer.
 
     Returns the first accepted answer; else the last answer whose repairs ran out (it says what
     was rejected); else, when every step failed and tools were asked for, a text-only answer
@@ -177,12 +176,21 @@ def _finish(result: Completion, trace: list[Attempt]) -> Completion:
 
 def record_retry(trace: list[Attempt], step: Step, error: BaseException, wait: float) -> None:
     """Put a transient failure that is about to be retried into the trace."""
-    trace.append(Attempt(step.provider, step.model, step.mode, "retry", f"{_reason(error)}; retrying in {wait:.2f}s"))
+    reason = f"{_reason(error)}; retrying in {wait:.2f}s"
+    trace.append(Attempt(provider=step.provider, model=step.model, mode=step.mode, outcome="retry", reason=reason))
 
 
 def _attempt(step: Step, outcome: Outcome, reason: str | None, started: float, usage: Usage | None = None) -> Attempt:
     elapsed = time.monotonic() - started
-    return Attempt(step.provider, step.model, step.mode, outcome, reason, elapsed, usage or Usage())
+    return Attempt(
+        provider=step.provider,
+        model=step.model,
+        mode=step.mode,
+        outcome=outcome,
+        reason=reason,
+        duration=elapsed,
+        usage=usage or Usage(),
+    )
 
 
 def _reason(error: BaseException) -> str:

@@ -1,0 +1,300 @@
+"""`Pipeline`: what both clients share: the arguments read, the plan, each step's request, the flow.
+
+A client's entry point turns its arguments into a `Flow` here (`Pipeline._flow`), then drives it with
+`drive.drive` / `drive.adrive` (or the streaming drivers), making each call through `_send` /
+`_asend`: the retry policy around the adapter.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any, get_args
+
+from .._envelope import MODES, Attempt, Completion, Mode
+from .._instructions import default_response_schema
+from .._messages import MessageLike, to_messages
+from .._tools import Tool, ToolLike, to_tools
+from .._types import NamedTool, Request, ToolChoice
+from ..adapters import Adapter, ProviderOptions, adapter_class
+from ..capabilities import CapabilityLearner, Feature, lookup, modes
+from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
+from .drive import adrive, drive
+from .flow import Call, Flow, Policy, record_retry, request_flow
+from .output import output_modes, output_spec
+from .plan import Step, plan
+from .repair import RepairTrigger, problems
+from .retry import RetryPolicy
+
+_FEATURES: tuple[Feature, ...] = get_args(Feature)
+_shared_learner = CapabilityLearner()
+"""What models rejected, learned by every client of this process unless one is given its own."""
+
+Messages = str | Sequence[MessageLike]
+ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
+
+
+def parse_model(model: str) -> tuple[str, str]:
+    """Split "provider:model-name" (the model name may itself contain colons, as Ollama's do).
+
+    Raises:
+        ConfigError: no provider prefix, or an empty part.
+    """
+    provider, separator, name = model.partition(":")
+    if not separator or not provider or not name:
+        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+    return provider, name
+
+
+class Pipeline:
+    """What `Client` and `AsyncClient` share: everything except making the call."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+        mode: Mode | None = None,
+        modes: Sequence[Mode] | None = None,
+        params: Mapping[str, Any] | None = None,
+        fallback_models: Sequence[str] = (),
+        providers: Mapping[str, ProviderOptions] | None = None,
+        max_repairs: int = 2,
+        max_plan_steps: int = 8,
+        max_tokens_on_length: int | None = None,
+        retry: RetryPolicy | None = None,
+        capabilities: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None,
+        learner: CapabilityLearner | None = None,
+        strict: bool = False,
+        repair_trigger: RepairTrigger | None = None,
+        adapter: Adapter | None = None,
+        max_steps: int | None = None,
+        provider_options: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Set up a client for `model` ("provider:model-name").
+
+        Args:
+            model: the model to call, e.g. "openai:gpt-4o-mini".
+            api_key: the key for the model's provider (default: the provider's environment variable).
+            base_url: another endpoint for the model's provider (required for "openai-compatible").
+            timeout: seconds to wait for each answer.
+            headers: extra HTTP headers for the model's provider.
+            mode: always use this output mode.
+            modes: the modes allowed, in the order to try them (default: all the model supports).
+            params: default generation parameters (temperature, max_tokens…).
+            fallback_models: models to escalate to, in order, when this one is unusable.
+            providers: connection options per provider, for the fallback models' providers.
+            max_repairs: how many times a broken answer is sent back for correction (0: never).
+            max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
+            max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
+            retry: the transient-retry policy (default `RetryPolicy()`).
+            capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
+            learner: where refused modes are remembered (default: shared by the process).
+            strict: accept only explicit tool-call constructs in text answers.
+            repair_trigger: what counts as a broken answer (default None: the built-in check,
+                `_pipeline.repair.problems`; see docs/reliability.md).
+            adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
+            max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            provider_options: options only the model's provider reads (Azure's `api_version`,
+                `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
+        """
+        if max_steps is not None:
+            warnings.warn(
+                "Client(max_steps=...) is now max_plan_steps=... (run()'s max_steps counts model answers)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            max_plan_steps = max_steps
+        self.provider, self.model = parse_model(model)
+        for forced in (mode, *(modes or ())):
+            _check_mode(forced)
+        self.mode = mode
+        self.modes = tuple(modes) if modes else None
+        self.params = dict(params or {})
+        self.fallback_models = [parse_model(m) for m in fallback_models]
+        self.max_repairs = max_repairs
+        self.max_plan_steps = max_plan_steps
+        self.max_tokens_on_length = max_tokens_on_length
+        self.retry = retry or RetryPolicy()
+        self.strict = strict
+        self.repair_trigger: RepairTrigger = repair_trigger or problems
+        self.learner = learner or _shared_learner
+        self._overrides = capabilities or {}
+        self._options = {**(providers or {})}
+        self._options[self.provider] = ProviderOptions(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            headers=dict(headers or {}),
+            extra=dict(provider_options or {}),
+        )
+        self._adapters: dict[str, Adapter] = {}
+        self._adapters_lock = threading.Lock()
+        self._given: Adapter | None = adapter  # The caller's to close, not ours.
+        if adapter is not None:
+            self._adapters[self.provider] = adapter
+        for provider, name in [(self.provider, self.model), *self.fallback_models]:
+            self._adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
+            self._supported_modes(provider, name)  # So do bad capability overrides.
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
+
+    def _adapter_for(self, provider: str) -> Adapter:
+        """The adapter for a provider of the plan, built on first use (once, whichever threads ask)."""
+        if provider not in self._adapters:
+            with self._adapters_lock:  # Two threads must not each build one: each holds its own connections.
+                if provider not in self._adapters:
+                    options = self._options.get(provider, ProviderOptions())
+                    self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
+        return self._adapters[provider]
+
+    def _built_adapters(self) -> list[Adapter]:
+        """The adapters this client made (and so must close), forgotten: a later call builds new ones."""
+        with self._adapters_lock:
+            built = [a for a in self._adapters.values() if a is not self._given]
+            self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
+        return built
+
+    def _capability_model(self, provider: str, model: str) -> str:
+        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
+        hint = getattr(self._adapter_for(provider), "capability_model", None)
+        return hint(model) if callable(hint) else model
+
+    def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
+        """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
+        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
+        supported = modes(self.learner.apply(provider, model, known))
+        if self.modes is None:
+            return supported
+        return tuple(m for m in self.modes if m in supported) or ("text",)
+
+    def _policy(self, output: type[Any] | None = None, *, with_tools: bool = False) -> Policy:
+        """`complete`'s policy: the client's budgets, and the `output=` asked for."""
+        return Policy(
+            max_repairs=self.max_repairs,
+            strict=self.strict,
+            trigger=self.repair_trigger,
+            max_tokens_on_length=self.max_tokens_on_length,
+            learn=self._learn,
+            output=None if output is None else output_spec(output, with_tools=with_tools),
+        )
+
+    def _flow(
+        self,
+        messages: Messages,
+        tools: tuple[Tool, ...],
+        mode: Mode | None,
+        tool_choice: ToolChoiceLike,
+        params: Mapping[str, Any],
+        trace: list[Attempt],
+        policy: Policy,
+    ) -> Flow:
+        """The flow of one request: its plan, and how each step's request is built."""
+        _check_mode(mode)
+        spec = policy.output
+        conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
+        choice = _tool_choice(tool_choice, tools)
+        merged = {**self.params, **params}
+        models = [(self.provider, self.model), *self.fallback_models]
+        forced = mode or self.mode or (None if tools or spec else "text")
+        modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
+        steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+
+        def build(step: Step) -> Request:
+            request = Request(
+                model=step.model,
+                messages=conversation,
+                mode=step.mode,
+                tools=tools,
+                tool_choice=choice,
+                params=merged,
+                response_schema=default_response_schema(step.mode, tools),
+            )
+            return request if spec is None else spec.request(request)
+
+        return request_flow(steps, build, policy, trace)
+
+    def _learn(self, step: Step, error: ProviderError) -> None:
+        """Tell the learner when a model refused a mode itself, so it is not chosen again."""
+        if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
+            self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
+
+    def _send(self, trace: list[Attempt], call: Call) -> Any:
+        """One call through the retry policy (sync)."""
+        adapter = self._adapter_for(call.step.provider)
+        return self.retry.call(partial(adapter.send, call.request), on_retry=partial(record_retry, trace, call.step))
+
+    async def _asend(self, trace: list[Attempt], call: Call) -> Any:
+        """One call through the retry policy (async)."""
+        adapter = self._adapter_for(call.step.provider)
+        on_retry = partial(record_retry, trace, call.step)
+        return await self.retry.acall(partial(adapter.asend, call.request), on_retry=on_retry)
+
+    def _complete(
+        self,
+        messages: Messages,
+        tools: tuple[Tool, ...],
+        mode: Mode | None,
+        tool_choice: ToolChoiceLike,
+        params: Mapping[str, Any],
+        output: type[Any] | None = None,
+        policy: Policy | None = None,
+    ) -> Completion[Any]:
+        """One request, sync: its flow driven to the answer (`policy` default: `complete`'s).
+
+        `tools` are read already (`tool_tuple`): the tool loop reads them once for all its steps.
+        """
+        policy = policy or self._policy(output, with_tools=bool(tools))
+        trace: list[Attempt] = []
+        flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
+        return drive(flow, partial(self._send, trace))
+
+    async def _acomplete(
+        self,
+        messages: Messages,
+        tools: tuple[Tool, ...],
+        mode: Mode | None,
+        tool_choice: ToolChoiceLike,
+        params: Mapping[str, Any],
+        output: type[Any] | None = None,
+        policy: Policy | None = None,
+    ) -> Completion[Any]:
+        """`_complete` for `AsyncClient`."""
+        policy = policy or self._policy(output, with_tools=bool(tools))
+        trace: list[Attempt] = []
+        flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
+        return await adrive(flow, partial(self._asend, trace))
+
+
+def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
+    """The tools given, read once per request (functions, models, dicts) into `Tool`s."""
+    return tuple(to_tools(tools).values())
+
+
+def _check_mode(mode: object) -> None:
+    if mode is not None and mode not in MODES:
+        raise ConfigError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+
+
+def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
+    """Read `tool_choice` in any of the forms users know, into llmrelay's own."""
+    if choice is None or isinstance(choice, NamedTool):
+        return choice
+    if choice == "auto" or choice == "none" or choice == "required":
+        return choice
+    if choice == "any":  # Anthropic's word for required.
+        return "required"
+    name: object = choice
+    if isinstance(choice, Mapping):
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
+    if isinstance(name, str) and any(tool.name == name for tool in tools):
+        return NamedTool(name)
+    known = ", ".join(t.name for t in tools) or "no tools were given"
+    raise ConfigError(f"tool_choice {choice!r} is not auto, none, required or a tool's name ({known})")

@@ -1,0 +1,1 @@
+"""The tool loop behind `client.run`: `loop` (steps, transcript, when to stop) and `execute` (running the calls)."""

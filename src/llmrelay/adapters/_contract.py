@@ -1,0 +1,152 @@
+"""The adapter contract: what an adapter is given, what it returns, and what a streaming one yields.
+
+```
+ProviderOptions  ->  Adapter(options)          built once per provider by the client
+Request          ->  adapter.send / asend      ->  RawResponse (the provider's answer, unparsed)
+Request          ->  adapter.stream / astream  ->  chunks (StreamingAdapter, optional)
+                     adapter.close / aclose    (Closable / AsyncClosable, optional)
+```
+
+A streamed answer is a sequence of provider-neutral chunks; the pipeline assembles them into the
+`RawResponse` that `send` would have returned, so both are read the same way:
+
+```
+TextPiece("Hel") TextPiece("lo")                       text, in order (reasoning left out)
+CallPiece(0, id="call_1", name="f") CallPiece(0, arguments='{"a"') CallPiece(0, arguments=': 1}')
+CallEnd(0)                                              the provider said call 0 is whole (optional)
+Finish(reason="tool_calls", usage=..., model=..., request_id=...)   facts about the answer, merged
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+
+from .._envelope import Artifact, Usage
+from .._types import RawResponse, Request
+
+
+@dataclass(frozen=True, repr=False)
+class ProviderOptions:
+    """How to reach a provider: credentials, endpoint, timeout, extra headers."""
+
+    api_key: str | None = None
+    """The API key; None means the provider's usual environment variable."""
+    base_url: str | None = None
+    """Another endpoint (a proxy, or an OpenAI-compatible server)."""
+    timeout: float | None = None
+    """Seconds to wait for an answer; None keeps the SDK's default."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """Extra HTTP headers sent with every request."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
+
+    def __repr__(self) -> str:
+        key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
+        return (
+            f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
+            f"headers={sorted(self.headers)!r}, extra={sorted(self.extra)!r})"  # Names only: a token may be there.
+        )
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """Turn one `Request` into one provider call.
+
+    Implementations take a `ProviderOptions` in `__init__`. A `Protocol`, so a user's adapter
+    needs to inherit nothing; register it with `register_adapter`.
+    """
+
+    provider: ClassVar[str]
+
+    def send(self, request: Request) -> RawResponse:
+        """Make the call and return the provider's answer, or raise a `ProviderError`."""
+        ...
+
+    async def asend(self, request: Request) -> RawResponse:
+        """The same, without blocking the event loop."""
+        ...
+
+
+@runtime_checkable
+class StreamingAdapter(Protocol):
+    """An adapter that can also stream: `stream` / `astream` yield the `Chunk`s of one answer.
+
+    An adapter without them is still streamed: its whole answer (from `send`) becomes the chunks.
+    """
+
+    def stream(self, request: Request) -> Iterator[Chunk]:
+        """Make the call as a stream; raise a `ProviderError` (at any point) when it fails."""
+        ...
+
+    def astream(self, request: Request) -> AsyncIterator[Chunk]:
+        """The same, without blocking the event loop."""
+        ...
+
+
+@runtime_checkable
+class Closable(Protocol):
+    """An adapter that holds connections: `Client.close` calls its `close`."""
+
+    def close(self) -> None:
+        """Release the connections the adapter opened (it may open new ones if used again)."""
+        ...
+
+
+@runtime_checkable
+class AsyncClosable(Protocol):
+    """An adapter with async connections to release: `AsyncClient.aclose` awaits its `aclose`."""
+
+    async def aclose(self) -> None:
+        """Release the connections the adapter opened, without blocking the event loop."""
+        ...
+
+
+# --- what a streaming adapter yields ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """More of the answer's text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class CallPiece:
+    """Part of a native tool call: the first piece of a call usually has its id and name."""
+
+    index: int
+    """The call's position among the answer's native calls, from 0."""
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+    """More of the arguments' JSON text."""
+    signature: str | None = None
+    """Gemini's thought signature, when the provider sent one with the call."""
+
+
+@dataclass(frozen=True)
+class CallEnd:
+    """The provider said a call is complete (Anthropic's content_block_stop; Gemini sends calls whole)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Finish:
+    """Facts about the whole answer; several may come, and a later non-empty value wins."""
+
+    reason: str | None = None
+    """The provider's own finish/stop reason."""
+    usage: Usage | None = None
+    model: str | None = None
+    request_id: str | None = None
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back on the next turn (see `llmrelay.Artifact`)."""
+
+
+Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish
+"""Everything a streaming adapter yields."""

@@ -1,0 +1,91 @@
+"""Reading providers' answer JSON: what each adapter shares with its stream reader.
+
+A whole answer (`send`) and a streamed one (`stream`) carry the same fields, so the adapter
+module and its stream reader both import these, and neither imports the other's privates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._envelope import Usage
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+# --- Chat Completions (OpenAI and the compatible providers) -------------------------------------
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """The answer's text: content as a string or text parts; a refusal when there is no content.
+
+    Reasoning never counts: Groq's and OpenRouter's `reasoning`, DeepSeek's `reasoning_content`
+    are fields of their own, and a `thinking` part is not a `text` part.
+    """
+    content = message.get("content")
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        text = "".join(part["text"] for part in content if _is_text_part(part))
+    else:
+        text = ""
+    refusal = message.get("refusal")
+    return text or (refusal if isinstance(refusal, str) else "")
+
+
+def _is_text_part(part: Any) -> bool:
+    return isinstance(part, Mapping) and part.get("type", "text") == "text" and isinstance(part.get("text"), str)
+
+
+def thought_signature(call: Mapping[str, Any]) -> str | None:
+    """Gemini's signature on a call from its OpenAI-compatible endpoint, `extra_content.google.thought_signature`."""
+    google = _mapping(_mapping(call.get("extra_content")).get("google"))
+    signature = google.get("thought_signature")
+    return signature if isinstance(signature, str) and signature else None
+
+
+def chat_usage(usage: Any) -> Usage:
+    """prompt/completion/total tokens as `Usage`; the total is summed when missing."""
+    if not isinstance(usage, Mapping):
+        return Usage()
+    prompt = int(usage.get("prompt_tokens") or 0)
+    completion = int(usage.get("completion_tokens") or 0)
+    total = int(usage.get("total_tokens") or prompt + completion)
+    cached = _mapping(usage.get("prompt_tokens_details")).get("cached_tokens")
+    reasoning = _mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")
+    return Usage(prompt, completion, total, int(cached or 0), int(reasoning or 0))
+
+
+def status_in_error(error: Mapping[str, Any]) -> int | None:
+    """The HTTP status an in-body error names in its `code` (OpenRouter: 429, 502, ...)."""
+    code = error.get("code")
+    if isinstance(code, str) and code.isdigit():
+        code = int(code)
+    return code if isinstance(code, int) and 400 <= code <= 599 else None
+
+
+# --- Anthropic ----------------------------------------------------------------------------------
+
+
+def anthropic_usage(usage: Any) -> Usage:
+    """Anthropic's input (cache reads and writes included) and output tokens as `Usage`."""
+    if not isinstance(usage, Mapping):
+        return Usage()
+    prompt = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    input_tokens = sum(int(usage.get(name) or 0) for name in prompt)
+    output_tokens = int(usage.get("output_tokens") or 0)
+    return Usage(input_tokens, output_tokens, input_tokens + output_tokens)
+
+
+# --- Gemini -------------------------------------------------------------------------------------
+
+
+def gemini_usage(metadata: Mapping[str, Any]) -> Usage:
+    """Gemini's `usageMetadata` as `Usage`."""
+    prompt = int(metadata.get("promptTokenCount") or 0)
+    # Thinking tokens are billed as output and counted in the total, but not in candidates.
+    output = int(metadata.get("candidatesTokenCount") or 0) + int(metadata.get("thoughtsTokenCount") or 0)
+    return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output))
