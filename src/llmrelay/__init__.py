@@ -3,7 +3,18 @@
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._client import AsyncClient, Client
-from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
+from ._envelope import (
+    Artifact,
+    Attempt,
+    Completion,
+    FinishReason,
+    Mode,
+    ModelError,
+    RejectedCall,
+    RejectionKind,
+    ToolCall,
+    Usage,
+)
 from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from ._pipeline.retry import RetryPolicy
 from ._tools import Tool, to_tool
@@ -36,6 +47,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AllAttemptsFailed",
+    "Artifact",
     "AsyncClient",
     "Attempt",
     "AuthenticationError",
