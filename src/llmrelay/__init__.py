@@ -15,7 +15,15 @@ from ._envelope import (
     ToolCall,
     Usage,
 )
-from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from ._events import (
+    ReasoningDelta,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCallComplete,
+    ToolCallDelta,
+    ToolCallStarted,
+)
 from ._pipeline.retry import RetryPolicy
 from ._tools import Tool, to_tool
 from ._types import Message, NamedTool
@@ -74,6 +82,7 @@ __all__ = [
     "ProviderError",
     "ProviderTimeoutError",
     "RateLimitError",
+    "ReasoningDelta",
     "RejectedCall",
     "RejectionKind",
     "RetryPolicy",

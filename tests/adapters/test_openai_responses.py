@@ -18,9 +18,9 @@ import llmrelay
 from llmrelay import errors
 from llmrelay._envelope import Artifact, ToolCall, Usage
 from llmrelay._instructions import envelope_schema
-from llmrelay.adapters._schemas import for_openai_strict
 from llmrelay._types import Message, NamedTool, NativeCall, RawResponse, Request
 from llmrelay.adapters import ProviderOptions, adapter_class
+from llmrelay.adapters._schemas import for_openai_strict
 from llmrelay.adapters.openai_responses import OpenAIResponsesAdapter
 from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
@@ -347,7 +347,9 @@ def streamed(body: str) -> tuple[list[llmrelay.StreamEvent], llmrelay.Completion
     events: list[llmrelay.StreamEvent] = []
     with mock_http() as router:
         router.post(URL).respond(200, text=body, headers={"content-type": "text/event-stream"})
-        client = llmrelay.Client("openai-responses:gpt-5", api_key=FAKE_KEY, learner=CapabilityLearner(), max_plan_steps=1)
+        client = llmrelay.Client(
+            "openai-responses:gpt-5", api_key=FAKE_KEY, learner=CapabilityLearner(), max_plan_steps=1
+        )
         try:
             events += client.stream([USER_TURN], tools=[WEATHER])
         except errors.ProviderError as exc:

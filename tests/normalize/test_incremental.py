@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
-from llmrelay._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from llmrelay._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from llmrelay.normalize import register_strategy, reset_strategies
 from llmrelay.normalize._incremental import IncrementalParser
 from llmrelay.normalize.strategies import DEFAULT_STRATEGIES
@@ -78,8 +78,10 @@ def check_invariants(
     events = [event for events in during for event in events] + after
     # 1. The final completion is exactly what parse_response makes of the whole text.
     assert completion == parse_response(text, tools, strict=strict)
-    # 2. The text deltas are exactly the content, so nothing shown was ever taken back.
+    # 2. The text deltas are exactly the content, so nothing shown was ever taken back; the
+    # reasoning deltas exactly the reasoning (issue 16), never part of the text.
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == completion.content
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == (completion.reasoning or "")
     # 3. One ToolCallComplete per call, then per rejection, in order.
     done = [e for e in events if isinstance(e, ToolCallComplete)]
     if json_mode:  # Calls complete as they close, at their place in the array; rejections at the end.
@@ -192,6 +194,59 @@ EARLY = [
     ("Harmony's assistant header", "assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>", ""),
     ("a first word and more on its line", "Hello there friend", "Hello there"),
 ]
+
+
+# Issue 16: every new format's closer shows its call before the answer ends.
+CLOSED_EARLY = {
+    "lfm2": "<|tool_call_start|>[a(x=1)]<|tool_call_end|> more",
+    "nemotron": '<TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLCALL> more',
+    "deepseek_dsml": '<｜DSML｜function_calls><｜DSML｜invoke name="a"></｜DSML｜invoke></｜DSML｜function_calls> more',
+    "minimax_m2": '<minimax:tool_call><invoke name="a"></invoke></minimax:tool_call> more',
+    "seed_oss": "<seed:tool_call><function=a></function></seed:tool_call> more",
+    "olmo3": "<function_calls>\na(x=1)\n</function_calls> more",
+    "gemma": "<|tool_call>call:a{x:1}<tool_call|> more",
+    "minicpm": '<function name="a"><param name="x">1</param></function> more',
+    "longcat": '<longcat_tool_call>\n{"name": "a", "arguments": {}}\n</longcat_tool_call> more',
+    "internlm": '<|action_start|><|plugin|>\n{"name": "a", "parameters": {}}<|action_end|> more',
+    "apertus": '<|tools_prefix|>[{"a": {}}]<|tools_suffix|> more',
+    "dots": '<dots_function_call>{"name": "a", "arguments": {}}</dots_function_call> more',
+    "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="a"></steptml:invoke>'
+    "<｜tool_call_end｜><｜tool_calls_end｜> more",
+    "glm": "<tool_calls>\n<tool_call>a<tool_sep>\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>\n"
+    "</tool_calls> more",
+}
+
+
+@pytest.mark.parametrize(("format", "answer"), CLOSED_EARLY.items(), ids=list(CLOSED_EARLY))
+def test_each_new_format_shows_its_call_when_its_construct_closes(format: str, answer: str) -> None:
+    parser = IncrementalParser()
+    early = [e for char in answer for e in parser.feed(char) if isinstance(e, ToolCallComplete)]
+    _, completion = parser.finish()
+    assert completion.format == format
+    assert [e.call for e in early] == completion.tool_calls != []
+
+
+# Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)
+EARLY_REASONING = [
+    ("a think block streams, trimmed", "<think>\n The user wants Paris. \n</think>\nHi", "The user wants Paris."),
+    ("an unclosed block holds its last blank", "<think>Still weighing  ", "Still weighing"),
+    ("a close tag split across chunks", "<seed:think>ab</seed:think>" + HERMES, "ab"),
+    ("no reasoning block", "Hello <think>x</think>", ""),
+    ("leading blank space before the block", "\n\n<think>x y</think>z", "x y"),
+    ("apriel's marker: told at the end", "Here are my reasoning steps:\nA.\n[BEGIN FINAL RESPONSE]\nB", ""),
+    ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "early"), [(a, e) for _, a, e in EARLY_REASONING], ids=[i for i, _, _ in EARLY_REASONING]
+)
+def test_reasoning_streams_before_the_end(answer: str, early: str) -> None:
+    for chunks in (one_char_chunks(answer), [answer]):
+        check_invariants(answer, chunks)
+        during, _, _ = stream(chunks)
+        assert "".join(e.text for events in during for e in events if isinstance(e, ReasoningDelta)) == early
+        assert not any(isinstance(e, TextDelta) and "think" in e.text for events in during for e in events)
 
 
 @pytest.mark.parametrize(("answer", "early"), [(a, e) for _, a, e in EARLY], ids=[i for i, _, _ in EARLY])

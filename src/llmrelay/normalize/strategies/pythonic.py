@@ -8,9 +8,12 @@ The shape is the one the Llama 3.2 chat template asks for (`[func_name1(param_na
 param_name2=value2...), func_name2(params)]`) and vLLM's `tool_parsers/pythonic_tool_parser.py`
 reads: the whole output is parsed with Python's `ast`, it must be a list of calls, and each
 argument must be a keyword with a literal value. Nothing is ever evaluated: each value goes
-through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write.
-Dotted names (`module.func`) are kept as written. Llama 4's `<|python_start|>` wrapper is a
-special token, read by `LlamaPythonTag` before this strategy.
+through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write
+(a set becomes a list). What models get wrong is put right once, as the engines' LFM2 readers do:
+raw newlines or NUL bytes inside a string, zero-padded integers (`07`). One element that still
+cannot be read is rejected alone; the others are read. Dotted names (`module.func`) are kept
+as written. Llama 4's `<|python_start|>` wrapper is a special token, read by `LlamaPythonTag`
+before this strategy.
 
 Prose that merely contains such a list is not this format: only a whole answer is read.
 """
@@ -18,6 +21,7 @@ Prose that merely contains such a list is not this format: only a whole answer i
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Any
 
@@ -33,6 +37,9 @@ _MAX_CODE = 20_000
 # never retries from inside an unterminated string (linear time).
 _STRING = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""")
 _JSON_NAMES = {"true": True, "false": False, "null": None}
+# A string literal (raw newlines allowed: that is what is put right), or the zeros of a
+# zero-padded integer outside strings (`month=07`). See `_recover`.
+_RECOVERABLE = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.])0+(?=[1-9][0-9]*(?![\w.]))""", re.DOTALL)
 
 
 class PythonicCalls:
@@ -46,24 +53,124 @@ class PythonicCalls:
 
     def parse(self, text: str) -> Parsed | None:
         """Parse the whole answer with `ast`; None unless it is (or starts as) a list of calls."""
-        source = text.strip()
-        if _HEAD.match(source) is None:
-            return None
-        if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
-            reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
-            return _rejected(source, reason, "malformed")
+        readings = read_call_list(text.strip())
+        return None if readings is None else Parsed.from_readings(readings, text="")  # All of it is the list.
+
+
+def _parse_list(source: str) -> Parsed | None:
+    """`source` parsed with `ast` as a list of calls; None unless it is (or starts as) one."""
+    if _HEAD.match(source) is None:
+        return None
+    if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
+        reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
+        return _rejected(source, reason, "malformed")
+    try:
+        tree = _parse_python(source)
+    except SyntaxError as exc:
+        if _cut_off(exc):
+            return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
+        return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
+    except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
+        return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
+    if not isinstance(tree.body, ast.List):
+        return None
+    readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
+    return Parsed.from_readings(readings, text="")
+
+
+def _parse_python(source: str) -> ast.Expression:
+    """`source` parsed as a Python expression, or once more after `_recovered` when it is not one.
+
+    Raises:
+        SyntaxError, ValueError: as `ast.parse`, for the source as written.
+    """
+    try:
+        return ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError):
+        recovered = _RECOVERABLE.sub(_recover, source)
+        if recovered == source:
+            raise
         try:
-            tree = ast.parse(source, mode="eval")
-        except SyntaxError as exc:
-            if _cut_off(exc):
-                return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
-            return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
-        except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
-            return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
-        if not isinstance(tree.body, ast.List):
-            return None
-        readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
-        return Parsed.from_readings(readings, text="")  # The whole answer is the call list.
+            return ast.parse(recovered, mode="eval")
+        except (SyntaxError, ValueError):
+            pass
+        raise
+
+
+def _recover(match: re.Match[str]) -> str:
+    """One piece of what models get wrong in Python, put right (as SGLang's and vLLM's LFM2 readers do).
+
+    Raw control characters inside a string literal (a multi-line shell command, a NUL byte) are
+    escaped, so the string keeps its exact value; a zero-padded integer (`07`) loses its zeros.
+    """
+    string = match.group(1)
+    if string is None:
+        return ""  # The zeros before a zero-padded integer.
+    return string.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\x00", "\\x00")
+
+
+def read_call_list(source: str) -> list[CallReading] | None:
+    """The calls of `source`, a Python list of calls (`[f(a=1), g()]`); None when it is not one.
+
+    One call that is not valid Python does not hide the others: when the list as a whole does
+    not parse, each top-level element is read on its own (the way SGLang's LFM2 reader salvages
+    a block), and only the unreadable ones are rejected.
+    """
+    parsed = _parse_list(source)
+    if parsed is None:
+        return None
+    closed = source.rstrip().endswith("]")  # A list read to its end: an unterminated string is a typo.
+    if parsed.calls or len(parsed.rejected) != 1 or not closed or len(source) > _MAX_CODE:
+        return [*parsed.calls, *parsed.rejected]
+    body = source.strip()[1:-1]
+    # Brackets alone, when a broken quote hides the commas from the string-aware split.
+    elements = max(split_elements(body), split_elements(body, strings=False), key=len)
+    return [read_one_call(element) for element in elements] if len(elements) > 1 else [*parsed.rejected]
+
+
+def read_one_call(source: str, *, complete: bool = True) -> CallReading:
+    """One call written as Python (`f(a=1)`): the call, or why it cannot be read.
+
+    `complete`: the text around the call went on past it, so an unclosed string or bracket is a
+    malformed call, not one cut off.
+    """
+    parsed = _parse_list(f"[{source}]")
+    if parsed is None:
+        return RejectedCall(None, source, f"not a Python function call: {source[:80]!r}", "malformed")
+    readings: list[CallReading] = [*parsed.calls, *parsed.rejected]
+    if len(readings) != 1:
+        return RejectedCall(None, source, f"not one Python function call: {source[:80]!r}", "malformed")
+    reading = readings[0]
+    if complete and isinstance(reading, RejectedCall) and reading.kind == "truncated":
+        return RejectedCall(
+            None, source, reading.reason.replace("was cut off before its end", "is not valid Python"), "malformed"
+        )
+    return reading
+
+
+def split_elements(source: str, *, strings: bool = True) -> list[str]:
+    """The top-level, comma-separated elements of a list's body.
+
+    Brackets are respected, and so are string literals unless `strings` is False.
+    """
+    elements: list[str] = []
+    depth, start, position = 0, 0, 0
+    while position < len(source):
+        char = source[position]
+        if strings and char in "\"'":
+            string = _STRING.match(source, position)
+            position = string.end() if string is not None else position + 1
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            elements.append(source[start:position].strip())
+            start = position + 1
+        position += 1
+    elements.append(source[start:].strip())
+    return [element for element in elements if element]
 
 
 def _cut_off(error: SyntaxError) -> bool:
@@ -115,12 +222,19 @@ def _dotted_name(node: ast.expr) -> str | None:
 
 
 class _JsonNames(ast.NodeTransformer):
-    """`true`, `false` and `null`, as models write them, become the constants they mean."""
+    """`true`, `false` and `null` become the constants they mean, and a set a list.
+
+    Models write JSON's literals in Python calls; JSON has no sets, so the items are kept in the
+    order written.
+    """
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in _JSON_NAMES:
             return ast.copy_location(ast.Constant(_JSON_NAMES[node.id]), node)
         return node
+
+    def visit_Set(self, node: ast.Set) -> ast.expr:
+        return ast.copy_location(ast.List([self.visit(item) for item in node.elts], ast.Load()), node)
 
 
 def _literal(node: ast.expr) -> Any:
@@ -129,7 +243,9 @@ def _literal(node: ast.expr) -> Any:
 
 
 def _as_json(value: Any) -> Any:
-    """Tuples become lists; values JSON cannot hold (sets, bytes, complex numbers) are refused."""
+    """Tuples become lists; values JSON cannot hold (sets, bytes, complex numbers, `1e999`) are refused."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise TypeError(f"{value} is not a JSON number")  # `1e999` overflows to inf; JSON has no inf.
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):
