@@ -8,10 +8,11 @@ normalization. Adapters translate these to and from their SDK's types and nothin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
 
 from ._envelope import Artifact, Mode, ToolCall, Usage
+from ._text import clean
 from ._tools import Tool
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -34,6 +35,21 @@ class Message:
     """For a tool result: the tool's name (Gemini matches results to calls by name)."""
     artifacts: tuple[Artifact, ...] = ()
     """For an assistant turn that was a `Completion`: what its provider needs back (see `Artifact`)."""
+
+    def __post_init__(self) -> None:
+        """Text no encoder accepts (a lone surrogate) becomes U+FFFD here, where a message enters (`_text`)."""
+        object.__setattr__(self, "content", clean(self.content, f"a {self.role} message"))
+        if self.tool_calls:
+            object.__setattr__(self, "tool_calls", tuple(map(_clean_arguments, self.tool_calls)))
+
+
+_Call = TypeVar("_Call", ToolCall, "NativeCall")
+
+
+def _clean_arguments(call: _Call) -> _Call:
+    """The call, its arguments' lone surrogates replaced (`_text`); the same object when there were none."""
+    arguments = clean(call.arguments, f"the arguments of a {call.name} call")
+    return call if arguments is call.arguments else replace(call, arguments=arguments)
 
 
 @dataclass(frozen=True)
@@ -100,3 +116,9 @@ class RawResponse:
     """The decoded response (for debugging; never parsed again downstream)."""
     artifacts: tuple[Artifact, ...] = ()
     """What the provider needs back with this answer on the next turn (see `Artifact`)."""
+
+    def __post_init__(self) -> None:
+        """The answer's text and calls, lone surrogates replaced (`_text`): they go back in the next request."""
+        object.__setattr__(self, "text", clean(self.text, f"{self.provider}'s answer"))
+        if self.native_calls:
+            object.__setattr__(self, "native_calls", tuple(map(_clean_arguments, self.native_calls)))

@@ -9,7 +9,8 @@ LLMRelayError
 │   ├── TransientError           worth retrying: rate limits, overload, timeouts, resets, 5xx
 │   │   ├── RateLimitError           429
 │   │   ├── OverloadedError          529 (Anthropic), 503
-│   │   ├── ProviderTimeoutError     no answer in time (also 408)
+│   │   ├── ProviderTimeoutError     no answer in time (also 408; an attempt past `timeout=`)
+│   │   │   └── DeadlineExceeded     the request's `deadline=` passed: not retried, no fallback
 │   │   ├── ProviderConnectionError  could not connect, or the connection dropped
 │   │   └── ServerError              other 5xx (and 409, which providers ask to retry)
 │   ├── AuthenticationError      401: a missing or wrong API key
@@ -17,6 +18,7 @@ LLMRelayError
 │   ├── NotFoundError            404: usually an unknown model
 │   ├── BadRequestError          400 / 422: the request itself is wrong
 │   │   └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
+│   ├── ResponseTooLarge         a streamed answer grew past `max_stream_bytes`
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
 │   └── OutputValidationError    no valid `output=` object, its repairs run out
@@ -129,7 +131,19 @@ class OverloadedError(TransientError):
 
 
 class ProviderTimeoutError(TransientError):
-    """No answer arrived in time (a client timeout, or 408)."""
+    """No answer arrived in time (a client timeout, or 408).
+
+    Also raised when one attempt took longer than `timeout=` from connecting to the last byte
+    (a server dripping its answer included); retried like any timeout.
+    """
+
+
+class DeadlineExceeded(ProviderTimeoutError):
+    """The request's `deadline=` passed: nothing more is tried (no retry, no fallback).
+
+    One `complete()`, `stream()` or `run()` step, with its retries, repairs and fallbacks, took
+    longer than allowed.
+    """
 
 
 class ProviderConnectionError(TransientError):
@@ -174,6 +188,24 @@ class UnsupportedFeatureError(BadRequestError):
     def __init__(self, message: str, *, feature: str, **kwargs: Any) -> None:
         self.feature = feature
         super().__init__(message, **kwargs)
+
+
+class ResponseTooLarge(ProviderError):
+    """A streamed answer grew past `max_stream_bytes`: reading stopped there, the connection closed.
+
+    `limit` is the cap and `received` the bytes read. Once events were shown, the stream ends with
+    a `StreamInterrupted` whose `partial` holds the answer as far as it was read (this error is its
+    `__cause__`). Not retried: the same request would bring the same answer.
+    """
+
+    def __init__(self, *, provider: str, model: str | None, limit: int, received: int) -> None:
+        self.limit = limit
+        self.received = received
+        super().__init__(
+            f"the streamed answer passed max_stream_bytes ({limit} bytes; {received} read), reading stopped",
+            provider=provider,
+            model=model,
+        )
 
 
 class StreamInterrupted(ProviderError):

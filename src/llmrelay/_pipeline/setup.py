@@ -10,17 +10,20 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, get_args
 
-from .._envelope import MODES, Attempt, Completion, Mode
+from .._config_checks import shown
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
 from .._types import NamedTool, Request, ToolChoice
-from ..adapters import Adapter, ProviderOptions, adapter_class
+from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
 from ..capabilities import CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
+from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
 from .drive import adrive, drive
 from .flow import Call, Flow, Policy, record_retry, request_flow
 from .output import output_modes, output_spec
@@ -44,7 +47,9 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
-        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+        raise ConfigError(
+            f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {shown(model)}"
+        )
     return provider, name
 
 
@@ -59,6 +64,7 @@ class Pipeline:
         base_url: str | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES,
         mode: Mode | None = None,
         modes: Sequence[Mode] | None = None,
         params: Mapping[str, Any] | None = None,
@@ -74,6 +80,8 @@ class Pipeline:
         repair_trigger: RepairTrigger | None = None,
         adapter: Adapter | None = None,
         max_steps: int | None = None,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+        deadline: float | None = DEFAULT_DEADLINE,
         provider_options: Mapping[str, Any] | None = None,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
@@ -82,8 +90,11 @@ class Pipeline:
             model: the model to call, e.g. "openai:gpt-4o-mini".
             api_key: the key for the model's provider (default: the provider's environment variable).
             base_url: another endpoint for the model's provider (required for "openai-compatible").
-            timeout: seconds to wait for each answer.
+            timeout: seconds one attempt may take, from connecting to the answer's last byte
+                (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
             headers: extra HTTP headers for the model's provider.
+            max_stream_bytes: a streamed answer of the model's provider may be this long (default
+                64 MiB); past it the stream ends with `ResponseTooLarge`.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
             params: default generation parameters (temperature, max_tokens…).
@@ -100,6 +111,11 @@ class Pipeline:
                 `_pipeline.repair.problems`; see docs/reliability.md).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            max_tool_calls: the most calls read from one answer, whatever its format (default
+                128); one rejection counts those past it, and they are never run.
+            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
+                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
+                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
             provider_options: options only the model's provider reads (Azure's `api_version`,
                 `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
         """
@@ -120,6 +136,11 @@ class Pipeline:
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
         self.max_tokens_on_length = max_tokens_on_length
+        if isinstance(max_tool_calls, bool) or not isinstance(max_tool_calls, int) or max_tool_calls < 1:
+            raise ConfigError(f"max_tool_calls must be a whole number of at least 1, got {max_tool_calls!r}")
+        self.max_tool_calls = max_tool_calls
+        self.deadline = checked_seconds("deadline", deadline)
+        checked_seconds("timeout", timeout)
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -131,6 +152,7 @@ class Pipeline:
             base_url=base_url,
             timeout=timeout,
             headers=dict(headers or {}),
+            max_stream_bytes=max_stream_bytes,
             extra=dict(provider_options or {}),
         )
         self._adapters: dict[str, Adapter] = {}
@@ -183,6 +205,7 @@ class Pipeline:
             max_tokens_on_length=self.max_tokens_on_length,
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
+            max_calls=self.max_tool_calls,
         )
 
     def _flow(
@@ -205,6 +228,7 @@ class Pipeline:
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             request = Request(
@@ -225,16 +249,32 @@ class Pipeline:
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
             self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
-    def _send(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (sync)."""
-        adapter = self._adapter_for(call.step.provider)
-        return self.retry.call(partial(adapter.send, call.request), on_retry=partial(record_retry, trace, call.step))
+    def clock(self, call: Call, ends: float | None) -> AttemptClock:
+        """The time one attempt of `call` has: its provider's `timeout`, within the request's end."""
+        options = self._options.get(call.step.provider)
+        timeout = options.timeout if options is not None and options.timeout is not None else DEFAULT_TIMEOUT
+        return AttemptClock(
+            timeout=timeout, ends=ends, deadline=self.deadline, provider=call.step.provider, model=call.step.model
+        )
 
-    async def _asend(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (async)."""
+    def _send(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (sync), each attempt within its clock."""
         adapter = self._adapter_for(call.step.provider)
-        on_retry = partial(record_retry, trace, call.step)
-        return await self.retry.acall(partial(adapter.asend, call.request), on_retry=on_retry)
+
+        def attempt() -> Any:
+            with self.clock(call, ends).sync():
+                return adapter.send(call.request)
+
+        return self.retry.call(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
+
+    async def _asend(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (async), each attempt within its clock."""
+        adapter = self._adapter_for(call.step.provider)
+
+        async def attempt() -> Any:
+            return await self.clock(call, ends).wait(adapter.asend(call.request))
+
+        return await self.retry.acall(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
     def _complete(
         self,
@@ -253,7 +293,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return drive(flow, partial(self._send, trace))
+        return drive(flow, partial(self._send, trace, request_end(self.deadline)))
 
     async def _acomplete(
         self,
@@ -269,7 +309,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return await adrive(flow, partial(self._asend, trace))
+        return await adrive(flow, partial(self._asend, trace, request_end(self.deadline)))
 
 
 def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
@@ -279,7 +319,7 @@ def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
 
 def _check_mode(mode: object) -> None:
     if mode is not None and mode not in MODES:
-        raise ConfigError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+        raise ConfigError(f"unknown mode {shown(mode)} (expected one of {', '.join(MODES)})")
 
 
 def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
