@@ -5,6 +5,7 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ConfigError,
+    ContentFilterError,
     DeadlineExceeded,
     LLMRelayError,
     MissingDependencyError,
@@ -30,6 +31,7 @@ _TYPE_CHECKING = False  # Not `typing.TYPE_CHECKING`: `import llmrelay` does not
 
 __all__ = [
     "AllAttemptsFailed",
+    "Artifact",
     "AsyncClient",
     "Attempt",
     "AuthenticationError",
@@ -38,6 +40,7 @@ __all__ = [
     "Completion",
     "Config",
     "ConfigError",
+    "ContentFilterError",
     "DeadlineExceeded",
     "FinishReason",
     "LLMRelayError",
@@ -92,6 +95,7 @@ __all__ = [
 # and its pipeline load on first use of `Client`; the normalizer (its regexes and strategies)
 # until a first answer is read; the config reader and the tool loop when asked for.
 _LAZY_FROM = {
+    "Artifact": "_envelope",
     "AsyncClient": "_client",
     "Attempt": "_envelope",
     "Client": "_client",
@@ -161,6 +165,7 @@ if _TYPE_CHECKING:
     from ._client import AsyncClient, Client
     from ._config import Config, ProviderConfig, load_config
     from ._envelope import (
+        Artifact,
         Attempt,
         Completion,
         FinishReason,

@@ -61,7 +61,7 @@ def _to_message(message: MessageLike) -> Message:
     if isinstance(message, Message):
         return message
     if isinstance(message, Completion):
-        return Message("assistant", message.content, tuple(message.tool_calls))
+        return Message("assistant", message.content, tuple(message.tool_calls), artifacts=message.artifacts)
     if not isinstance(message, Mapping):
         raise TypeError(f"expected a dict, Message or Completion, got {type(message).__name__}")
     role = _ROLES.get(str(message.get("role")))

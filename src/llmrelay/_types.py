@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
-from ._envelope import Mode, ToolCall, Usage
+from ._envelope import Artifact, Mode, ToolCall, Usage
 from ._text import clean
 from ._tools import Tool
 
@@ -33,6 +33,8 @@ class Message:
     """For a tool result: the id of the call it answers."""
     name: str | None = None
     """For a tool result: the tool's name (Gemini matches results to calls by name)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """For an assistant turn that was a `Completion`: what its provider needs back (see `Artifact`)."""
 
     def __post_init__(self) -> None:
         """Text no encoder accepts (a lone surrogate) becomes U+FFFD here, where a message enters (`_text`)."""
@@ -112,6 +114,8 @@ class RawResponse:
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back with this answer on the next turn (see `Artifact`)."""
 
     def __post_init__(self) -> None:
         """The answer's text and calls, lone surrogates replaced (`_text`): they go back in the next request."""

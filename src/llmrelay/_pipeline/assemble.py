@@ -49,6 +49,7 @@ class Assembler:
                 chunk.usage or old.usage,
                 chunk.model or old.model,
                 chunk.request_id or old.request_id,
+                chunk.artifacts or old.artifacts,
             )
 
     @property
@@ -77,4 +78,5 @@ class Assembler:
             finish_reason=self.finish.reason,
             usage=self.finish.usage or Usage(),
             request_id=self.finish.request_id,
+            artifacts=self.finish.artifacts,
         )

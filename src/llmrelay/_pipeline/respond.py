@@ -98,6 +98,7 @@ def to_completion(
         provider_finish_reason=raw.finish_reason,
         usage=raw.usage,
         reasoning=text.reasoning,  # Read from the text (issue 16).
+        artifacts=raw.artifacts,
     )
 
 

@@ -82,6 +82,7 @@ class Pipeline:
         max_steps: int | None = None,
         max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
         deadline: float | None = DEFAULT_DEADLINE,
+        provider_options: Mapping[str, Any] | None = None,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -115,6 +116,8 @@ class Pipeline:
             deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
                 repairs and fallbacks included (default 900; None: no bound but `timeout=` per
                 attempt). Past it, `DeadlineExceeded`; no retry waits past it.
+            provider_options: options only the model's provider reads (Azure's `api_version`,
+                `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
         """
         if max_steps is not None:
             warnings.warn(
@@ -150,6 +153,7 @@ class Pipeline:
             timeout=timeout,
             headers=dict(headers or {}),
             max_stream_bytes=max_stream_bytes,
+            extra=dict(provider_options or {}),
         )
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
@@ -158,7 +162,7 @@ class Pipeline:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self._adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
-            lookup(provider, name, self._overrides.get(provider))  # So do bad capability overrides.
+            self._supported_modes(provider, name)  # So do bad capability overrides.
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
@@ -179,10 +183,15 @@ class Pipeline:
             self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
         return built
 
+    def _capability_model(self, provider: str, model: str) -> str:
+        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
+        hint = getattr(self._adapter_for(provider), "capability_model", None)
+        return hint(model) if callable(hint) else model
+
     def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides.get(provider)))
-        supported = modes(caps)
+        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
+        supported = modes(self.learner.apply(provider, model, known))
         if self.modes is None:
             return supported
         return tuple(m for m in self.modes if m in supported) or ("text",)

@@ -24,9 +24,9 @@ import math
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
-from .._envelope import Usage
+from .._envelope import Artifact, Usage
 from .._types import RawResponse, Request
 from ..errors import ConfigError
 
@@ -51,6 +51,8 @@ class ProviderOptions:
     """Seconds to wait for an answer; None keeps the SDK's default."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra HTTP headers sent with every request."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
     max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES
     """A streamed answer may be this many bytes long; past it the stream ends with `ResponseTooLarge`."""
 
@@ -74,7 +76,8 @@ class ProviderOptions:
         key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
         return (
             f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
-            f"headers={sorted(self.headers)!r}, max_stream_bytes={self.max_stream_bytes!r})"
+            f"headers={sorted(self.headers)!r}, max_stream_bytes={self.max_stream_bytes!r}, "
+            f"extra={sorted(self.extra)!r})"  # Names only: a token may be there.
         )
 
 
@@ -198,6 +201,8 @@ class Finish:
     usage: Usage | None = None
     model: str | None = None
     request_id: str | None = None
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back on the next turn (see `llmrelay.Artifact`)."""
 
 
 Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish

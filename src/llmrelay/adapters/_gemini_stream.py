@@ -71,13 +71,15 @@ def http_module() -> Any:
     return importlib.import_module("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
 
 
-def status_failure(status: int, content: bytes, response: Any, *, model: str, secret: str | None) -> ProviderError:
+def status_failure(
+    status: int, content: bytes, response: Any, *, model: str, secret: str | None, provider: str = PROVIDER
+) -> ProviderError:
     """An error answer (status >= 400) as google-genai's `APIError` would be mapped."""
     try:
         body = json.loads(content)
     except ValueError:
         body = {"error": {"code": status, "message": content.decode("utf-8", "replace")[:500]}}
-    error = to_error(genai_errors.APIError(status, body, response), model=model, secret=secret)
+    error = to_error(genai_errors.APIError(status, body, response), model=model, secret=secret, provider=provider)
     assert error is not None  # An APIError always maps.
     return error
 
@@ -106,6 +108,7 @@ class GeminiStreamReader:
                 genai_errors.APIError(status if isinstance(status, int) else 500, dict(body)),
                 model=self.model,
                 secret=self.secret,
+                provider=self.provider,
             ) or ProviderError(str(error), provider=self.provider, model=self.model)
         candidates = body.get("candidates")
         candidate = candidates[0] if isinstance(candidates, list) and candidates else {}

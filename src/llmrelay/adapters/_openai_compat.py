@@ -42,6 +42,7 @@ from ._wire import chat_usage, message_text, status_in_error, thought_signature
 
 if TYPE_CHECKING:
     from ._contract import Chunk
+    from ._stream_io import Reader
 
 # --- response --------------------------------------------------------------------------------
 
@@ -177,6 +178,36 @@ class ChatCompletionsAdapter:
     def configure(self, client: Any) -> None:
         """Adjust a newly built SDK client; nothing by default."""
 
+    def endpoint(self, client: Any) -> Any:
+        """The SDK resource whose `create` makes the call: Chat Completions."""
+        return client.chat.completions
+
+    def create_arguments(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of `create` for `body`."""
+        return _create_arguments(body)
+
+    def stream_body(self, request: Request) -> dict[str, Any]:
+        """The request body of a stream: usage asked for where the API takes `stream_options`."""
+        body = {**self.build_body(request), "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
+        return body
+
+    def read_answer(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str) -> RawResponse:
+        """A decoded answer as a `RawResponse`, or the error it reports inside a 200."""
+        if (error := error_in_body(body)) is not None:
+            raise self._status_error(status_in_error(error), body, headers, model)
+        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
+        for call in raw.native_calls:
+            self._signatures.keep(call.id, call.signature)
+        return raw
+
+    def stream_reader(self, model: str, headers: Mapping[str, str]) -> Reader:
+        """The reader of this API's stream events."""
+        from ._openai_stream import ChatStreamReader
+
+        return ChatStreamReader(self, model, headers)
+
     # The call.
 
     def send(self, request: Request) -> RawResponse:
@@ -184,7 +215,7 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=False)
         try:
-            raw = client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
@@ -194,21 +225,21 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=True)
         try:
-            raw = await client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = await self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_openai_stream`), or raise a `ProviderError`."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import chunks
 
         client = self._client(is_async=False)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 for chunk in chunks(
                     http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
                 ):
@@ -219,14 +250,14 @@ class ChatCompletionsAdapter:
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import achunks
 
         client = self._client(is_async=True)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            async with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 async for chunk in achunks(
                     http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
                 ):
@@ -234,12 +265,6 @@ class ChatCompletionsAdapter:
                     yield chunk
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
-
-    def _stream_arguments(self, request: Request) -> dict[str, Any]:
-        body = {**self.build_body(request), "stream": True}
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
-        return _create_arguments(body)
 
     def _keep_signature(self, chunk: Chunk) -> None:
         signature = getattr(chunk, "signature", None)
@@ -270,7 +295,8 @@ class ChatCompletionsAdapter:
         if client is not None:
             await client.close()
 
-    def _new_client(self, is_async: bool) -> Any:
+    def client_options(self) -> dict[str, Any]:
+        """The SDK client's constructor arguments."""
         options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.
         if (base_url := self.base_url()) is not None:
             options["base_url"] = base_url
@@ -278,6 +304,10 @@ class ChatCompletionsAdapter:
             options["timeout"] = self.options.timeout
         if self.options.headers:
             options["default_headers"] = dict(self.options.headers)
+        return options
+
+    def _new_client(self, is_async: bool) -> Any:
+        options = self.client_options()
         try:
             client = self.client_classes[is_async](**options)
         except self.sdk.APIError.__mro__[1] as exc:  # OpenAIError, GroqError: the SDK found no API key.
@@ -310,12 +340,7 @@ class ChatCompletionsAdapter:
                 body=redact(http.text, self._secret),
                 headers=dict(headers),
             )
-        if (error := error_in_body(body)) is not None:
-            raise self._status_error(status_in_error(error), body, headers, model)
-        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
-        for call in raw.native_calls:
-            self._signatures.keep(call.id, call.signature)
-        return raw
+        return self.read_answer(body, headers, model)
 
     def _sdk_error(self, exc: Exception, model: str) -> ProviderError:
         scrubbed(exc, self._secret)  # It stays the `__cause__`: a traceback prints it.

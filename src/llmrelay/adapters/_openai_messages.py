@@ -72,7 +72,7 @@ def request_body(
         json_schema = {"name": request.schema_name, "schema": sent, "strict": strict}
         mode_fields = {"response_format": {"type": "json_schema", "json_schema": json_schema}}
     elif request.mode == "json_object":
-        messages = _with_json_word(messages)
+        messages = with_json_word(messages)
         mode_fields = {"response_format": {"type": "json_object"}}
     params = _params(request.params, max_tokens_field, has_tools="tools" in mode_fields)
     return {"model": request.model, "messages": chat_messages(messages, signature), **params, **mode_fields}
@@ -134,7 +134,8 @@ def chat_tool_choice(choice: ToolChoice) -> str | dict[str, Any]:
     return choice
 
 
-def _with_json_word(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+def with_json_word(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+    """The messages, with a system line asking for JSON unless one already says "json"."""
     if any("json" in message.content.lower() for message in messages):
         return messages
     if messages and messages[0].role == "system":

@@ -53,7 +53,10 @@ def chat_usage(usage: Any) -> Usage:
         return Usage()
     prompt = int(usage.get("prompt_tokens") or 0)
     completion = int(usage.get("completion_tokens") or 0)
-    return Usage(prompt, completion, int(usage.get("total_tokens") or prompt + completion))
+    total = int(usage.get("total_tokens") or prompt + completion)
+    cached = _mapping(usage.get("prompt_tokens_details")).get("cached_tokens")
+    reasoning = _mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")
+    return Usage(prompt, completion, total, int(cached or 0), int(reasoning or 0))
 
 
 def status_in_error(error: Mapping[str, Any]) -> int | None:

@@ -156,7 +156,9 @@ def _id(call_id: str | None) -> str:
     return portable_id(call_id, pattern=_ID_PATTERN, max_length=_ID_MAX_LENGTH, prefix="toolu_")
 
 
-def to_raw_response(body: Mapping[str, Any], *, model: str, request_id: str | None = None) -> RawResponse:
+def to_raw_response(
+    body: Mapping[str, Any], *, model: str, request_id: str | None = None, provider: str = PROVIDER
+) -> RawResponse:
     """A decoded Messages API answer as a `RawResponse`.
 
     Text blocks are joined; thinking and redacted_thinking blocks are left out, and so are the
@@ -170,7 +172,7 @@ def to_raw_response(body: Mapping[str, Any], *, model: str, request_id: str | No
         elif block.get("type") == "tool_use":
             calls.append(NativeCall(block["name"], block.get("input"), block.get("id") or new_call_id()))
     return RawResponse(
-        provider=PROVIDER,
+        provider=provider,
         model=body.get("model") or model,
         text="".join(texts),
         native_calls=tuple(calls),
@@ -181,7 +183,9 @@ def to_raw_response(body: Mapping[str, Any], *, model: str, request_id: str | No
     )
 
 
-def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None) -> ProviderError:
+def to_error(
+    exc: anthropic.APIError, *, model: str, api_key: str | None = None, provider: str = PROVIDER
+) -> ProviderError:
     """The llmrelay error for an SDK error; the caller raises it `from exc`.
 
     The API key, if the message happened to contain it, is masked, here and in `exc` (see `scrubbed`).
@@ -189,7 +193,7 @@ def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None)
     scrubbed(exc, api_key)
     if not isinstance(exc, anthropic.APIStatusError):
         timeout = isinstance(exc, anthropic.APITimeoutError)
-        return transport_error(exc, timeout=timeout, provider=PROVIDER, model=model, secret=api_key)
+        return transport_error(exc, timeout=timeout, provider=provider, model=model, secret=api_key)
     body, headers = exc.body, exc.response.headers
     error = body.get("error") if isinstance(body, Mapping) else None
     error = error if isinstance(error, Mapping) else {}
@@ -197,7 +201,7 @@ def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None)
     return status_error(
         str(error.get("message") or exc.message),
         status=exc.status_code,
-        provider=PROVIDER,
+        provider=provider,
         model=model,
         headers=headers,
         body=body,
@@ -211,11 +215,13 @@ class AnthropicAdapter:
     """Claude through the official `anthropic` SDK, with its own retries off."""
 
     provider: ClassVar[str] = PROVIDER
+    client_classes: ClassVar[tuple[type[Any], type[Any]]] = (anthropic.Anthropic, anthropic.AsyncAnthropic)
+    """The SDK's (sync, async) clients: Anthropic's API, or Claude on Bedrock or Vertex AI."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
-        self._client: anthropic.Anthropic | None = None
-        self._async_client: anthropic.AsyncAnthropic | None = None
+        self._client: Any = None
+        self._async_client: Any = None
         self._lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
         self._secret: str | None = options.api_key
         """The key in use, wherever it came from (`api_key`, or the SDK's ANTHROPIC_API_KEY / _AUTH_TOKEN)."""
@@ -234,7 +240,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model, self._secret)
+        return _answer(response.http_response, request.model, self._secret, self.provider)
 
     async def asend(self, request: Request) -> RawResponse:
         """The same, without blocking the event loop."""
@@ -242,7 +248,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = await async_client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model, self._secret)
+        return _answer(response.http_response, request.model, self._secret, self.provider)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_anthropic_stream`), or raise a `ProviderError`."""
@@ -255,6 +261,7 @@ class AnthropicAdapter:
             with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self._secret)
+                reader.provider = self.provider
                 yield from chunks(http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes)
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
@@ -270,28 +277,30 @@ class AnthropicAdapter:
             ) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self._secret)
+                reader.provider = self.provider
                 async for chunk in achunks(
                     http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
                 ):
                     yield chunk
 
-    def _sync_sdk(self) -> anthropic.Anthropic:
+    def _sync_sdk(self) -> Any:
         with self._lock:
             if self._client is None:
-                self._client = self._keep_secret(_checked(anthropic.Anthropic(**self._client_options())))
+                self._client = self._keep_secret(self._checked(self.client_classes[0](**self._client_options())))
                 bound_sockets(getattr(self._client, "_client", None))
                 guard_sdk_client(self._client, self.options.headers, is_async=False)
             return self._client
 
-    def _async_sdk(self) -> anthropic.AsyncAnthropic:
+    def _async_sdk(self) -> Any:
         with self._lock:
             if self._async_client is None:
-                self._async_client = self._keep_secret(_checked(anthropic.AsyncAnthropic(**self._client_options())))
+                self._async_client = self._keep_secret(self._checked(self.client_classes[1](**self._client_options())))
                 guard_sdk_client(self._async_client, self.options.headers, is_async=True)
             return self._async_client
 
     def _keep_secret(self, client: _Client) -> _Client:
-        self._secret = client.api_key or client.auth_token or self._secret
+        # Bedrock's and Vertex AI's clients sign or fetch tokens per request: they may have neither.
+        self._secret = getattr(client, "api_key", None) or getattr(client, "auth_token", None) or self._secret
         return client
 
     def close(self) -> None:
@@ -321,12 +330,16 @@ class AnthropicAdapter:
             options["default_headers"] = dict(self.options.headers)
         return options
 
+    def _checked(self, client: Any) -> Any:
+        """The new SDK client, if it found credentials (hook: Bedrock and Vertex find theirs when signing)."""
+        return _checked(client)
+
     @contextmanager
     def _errors(self, model: str) -> Iterator[None]:
         try:
             yield
         except anthropic.APIError as exc:
-            raise to_error(exc, model=model, api_key=self._secret) from exc
+            raise to_error(exc, model=model, api_key=self._secret, provider=self.provider) from exc
         except ValueError as exc:
             # The SDK refuses, before sending, a non-streaming call that may run past 10 minutes.
             if "Streaming is" not in str(exc):
@@ -355,7 +368,7 @@ def _split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]
     return typed, extra or None
 
 
-def _answer(http_response: Any, model: str, secret: str | None) -> RawResponse:
+def _answer(http_response: Any, model: str, secret: str | None, provider: str = PROVIDER) -> RawResponse:
     """Read the answer's JSON ourselves rather than the SDK's parsed `Message`.
 
     An SDK older than a block type (thinking, server tools, ...) parses it into the wrong class, and
@@ -370,11 +383,11 @@ def _answer(http_response: Any, model: str, secret: str | None) -> RawResponse:
     if not isinstance(body, Mapping):
         raise ServerError(
             "the answer is not a JSON object",
-            provider=PROVIDER,
+            provider=provider,
             model=model,
             status=http_response.status_code,
             request_id=headers.get("request-id"),
             body=redact(http_response.text, secret),
             headers=dict(headers),
         )
-    return to_raw_response(body, model=model, request_id=headers.get("request-id"))
+    return to_raw_response(body, model=model, request_id=headers.get("request-id"), provider=provider)

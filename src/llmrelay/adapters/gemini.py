@@ -106,12 +106,16 @@ class GeminiAdapter:
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
 
+    def _endpoint(self) -> str:
+        """The origin requests go to, the only one the credentials are sent to (Vertex AI: its own)."""
+        return _endpoint(self.options.base_url)
+
     @property
     def host(self) -> str | None:
         """The host requests go to (recorded on each `Attempt`), streams included."""
         from ._origin import endpoint_host
 
-        return endpoint_host(_endpoint(self.options.base_url), None, "")
+        return endpoint_host(self._endpoint(), None, "")
 
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Gemini's answer, or raise a `ProviderError`."""
@@ -119,7 +123,7 @@ class GeminiAdapter:
         try:
             response = self._sdk().models.generate_content(model=request.model, contents=contents, config=config)
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -132,7 +136,7 @@ class GeminiAdapter:
                 model=request.model, contents=contents, config=config
             )
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -147,13 +151,16 @@ class GeminiAdapter:
             with self._stream_client(is_async=False).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = http.read()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 yield from chunks(http.iter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes)
         except ProviderError:
             raise
         except Exception as exc:  # Connecting failed: the HTTP library's own exception.
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
 
@@ -167,8 +174,11 @@ class GeminiAdapter:
             async with self._stream_client(is_async=True).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = await http.aread()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 async for chunk in achunks(
                     http.aiter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes
                 ):
@@ -176,9 +186,13 @@ class GeminiAdapter:
         except ProviderError:
             raise
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
+
+    def _secret(self) -> str | None:
+        """The key to keep out of errors."""
+        return self.options.api_key or _env_key()
 
     def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
         from ._gemini_stream import request_body, stream_url
@@ -191,7 +205,7 @@ class GeminiAdapter:
         contents, config = self._request(request)
         headers = {"x-goog-api-key": secret, **self.options.headers}
         return (
-            stream_url(_endpoint(self.options.base_url), request.model),
+            stream_url(self._endpoint(), request.model),
             request_body(contents, config),
             headers,
             secret,
@@ -207,7 +221,7 @@ class GeminiAdapter:
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
                 client = (library.AsyncClient if is_async else library.Client)(
                     timeout=self.options.timeout,
-                    **client_arguments(_endpoint(self.options.base_url), self.options.headers, is_async=is_async),
+                    **client_arguments(self._endpoint(), self.options.headers, is_async=is_async),
                 )
                 if not is_async:  # The client's deadline bounds the whole stream (async: asyncio's timeouts).
                     bound_sockets(client)
@@ -257,7 +271,7 @@ class GeminiAdapter:
         from ._origin import client_arguments
 
         timeout = self.options.timeout
-        endpoint = _endpoint(self.options.base_url)
+        endpoint = self._endpoint()
         return types.HttpOptions(
             api_version="v1beta",
             base_url=self.options.base_url,
@@ -346,11 +360,11 @@ class GeminiAdapter:
         if not isinstance(body, Mapping):
             raise ServerError(
                 "the answer is not JSON" if body is None else "the answer is JSON but not an object",
-                provider=_PROVIDER,
+                provider=self.provider,
                 model=model,
                 status=200,  # The SDK raised for any other status.
                 request_id=headers.get("x-request-id"),
-                body=redact(str(text), self.options.api_key or _env_key()),
+                body=redact(str(text), self._secret()),
                 headers=headers,
             )
         candidate = _first(body.get("candidates"))
@@ -363,7 +377,7 @@ class GeminiAdapter:
                 texts.append(text)
         blocked = _mapping(body.get("promptFeedback")).get("blockReason")  # No candidate: the prompt was.
         return RawResponse(
-            provider=_PROVIDER,
+            provider=self.provider,
             model=str(body.get("modelVersion") or model),
             text="".join(texts),
             native_calls=tuple(calls),
