@@ -35,7 +35,7 @@ from . import ProviderOptions
 from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
-from ._wire import chat_usage, message_text, status_in_error, thought_signature
+from ._wire import chat_usage, first_choice, message_text, status_in_error, thought_signature
 
 if TYPE_CHECKING:
     from ._contract import Chunk
@@ -46,15 +46,14 @@ if TYPE_CHECKING:
 def raw_response(provider: str, body: Any, *, model: str, request_id: str | None) -> RawResponse:
     """The first choice of a decoded Chat Completions answer, as a `RawResponse`."""
     answer = _mapping(body)
-    choices = answer.get("choices")
-    choice = _mapping(choices[0]) if isinstance(choices, list) and choices else {}
+    choice = first_choice(answer.get("choices"))
     message = _mapping(choice.get("message"))
     reported = answer.get("model")
     return RawResponse(
         provider=provider,
         model=reported if isinstance(reported, str) and reported else model,
         text=message_text(message),
-        native_calls=tuple(_native_calls(message.get("tool_calls"))),
+        native_calls=tuple(_native_calls(message.get("tool_calls"), message.get("function_call"))),
         finish_reason=choice.get("finish_reason"),
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
@@ -66,8 +65,11 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _native_calls(tool_calls: Any) -> list[NativeCall]:
+def _native_calls(tool_calls: Any, function_call: Any) -> list[NativeCall]:
     calls = []
+    if not tool_calls and isinstance(function_call, Mapping):
+        # The legacy shape some compatible servers still send: one call, no id (one is made up).
+        tool_calls = [{"function": function_call}]
     for call in tool_calls if isinstance(tool_calls, list) else ():
         function = call.get("function") if isinstance(call, Mapping) else None
         if not isinstance(function, Mapping):
