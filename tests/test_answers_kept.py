@@ -7,7 +7,11 @@ streamed, and must give the same `Completion`.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
+
+import pytest
+from pydantic import BaseModel
 
 import llmrelay
 from llmrelay import RetryPolicy, StreamEnd, TextDelta, ToolCallComplete
@@ -136,3 +140,95 @@ def test_tool_calls_win_over_a_legacy_function_call_beside_them() -> None:
         router.post(OPENAI_URL).respond(200, json=answer)
         result = client().complete("Weather?", tools=[get_weather])
     assert [(c.id, c.arguments) for c in result.tool_calls] == [("call_1", {"city": "Rome"})]
+
+
+# --- refusals: an answer, never repaired ---------------------------------------------------------
+
+
+class Weather(BaseModel):
+    """A forecast."""
+
+    city: str
+    sky: str
+
+
+@dataclass(frozen=True)
+class Refusal:
+    id: str
+    model: str
+    url: str
+    body: dict[str, Any]
+    refusal: str
+
+
+REFUSALS = [
+    Refusal(
+        "openai refusal field, content null",
+        "openai:gpt-4o-mini",
+        OPENAI_URL,
+        {
+            "model": "gpt-4o-mini",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"content": None, "refusal": "I'm sorry, I can't help."},
+                    "finish_reason": "stop",
+                }
+            ],
+        },
+        "I'm sorry, I can't help.",
+    ),
+    Refusal(
+        "anthropic stop_reason refusal",
+        "anthropic:claude-sonnet-4-6",
+        "https://api.anthropic.com/v1/messages",
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": [{"type": "text", "text": "I can't help with that."}],
+            "stop_reason": "refusal",
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        },
+        "I can't help with that.",
+    ),
+    Refusal(
+        "gemini safety stop, no text",
+        "gemini:gemini-2.5-flash",
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+        {"candidates": [{"index": 0, "finishReason": "SAFETY"}], "modelVersion": "gemini-2.5-flash"},
+        "the provider stopped the answer (SAFETY)",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=lambda c: c.id)
+def test_a_refusal_to_an_output_request_raises_refusal_error_after_one_request(case: Refusal) -> None:
+    with mock_http() as router:
+        route = router.post(case.url).respond(200, json=case.body)
+        with pytest.raises(llmrelay.RefusalError) as info:
+            client(case.model).complete("Weather in Paris?", output=Weather)
+    assert route.call_count == 1  # No repair: a refusal is an answer.
+    assert info.value.refusal == case.refusal
+    assert "refused to give a Weather" in str(info.value)
+    assert isinstance(info.value, llmrelay.OutputValidationError)
+    assert info.value.completion is not None and info.value.completion.refusal == case.refusal
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=lambda c: c.id)
+def test_a_refusal_is_on_the_completion_and_not_repaired(case: Refusal) -> None:
+    with mock_http() as router:
+        route = router.post(case.url).respond(200, json=case.body)
+        result = client(case.model).complete("Weather in Paris?", tools=[get_weather], tool_choice="required")
+    assert route.call_count == 1
+    assert (result.refusal, result.finish_reason) == (case.refusal, "content_filter")
+    assert [a.outcome for a in result.attempts] == ["ok"]
+
+
+def test_an_answer_without_refusal_has_none() -> None:
+    body = {"model": "m", "choices": [{"index": 0, "message": {"content": "Sunny."}, "finish_reason": "stop"}]}
+    with mock_http() as router:
+        router.post(OPENAI_URL).respond(200, json=body)
+        result = client().complete("Weather in Paris?")
+    assert (result.refusal, result.finish_reason) == (None, "stop")

@@ -20,6 +20,7 @@ LLMRelayError
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
 │   └── OutputValidationError    no valid `output=` object, its repairs run out
+│       └── RefusalError         the model refused to give the `output=` object (no repair asked)
 └── CassetteError                a recorded cassette file cannot be read, or cannot answer a request
     ├── MissingCassetteError     replay only (record_mode "none") and the file does not exist
     └── UnmatchedRequestError    a request the cassette has no recorded interaction for
@@ -221,6 +222,19 @@ class OutputValidationError(NormalizationError):
         self.raw = raw
         self.attempts = list(attempts)
         self.completion = completion
+
+
+class RefusalError(OutputValidationError):
+    """The model refused: no `output=` object came, and none was asked for again.
+
+    A refusal is an answer (OpenAI's `refusal`, Anthropic's `stop_reason: "refusal"`, a Gemini
+    safety stop), so it is never sent for repair. `refusal` is the model's text (or the stop
+    reason in words); `completion.refusal` is the same.
+    """
+
+    def __init__(self, message: str, *, refusal: str, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.refusal = refusal
 
 
 class CassetteError(LLMRelayError):

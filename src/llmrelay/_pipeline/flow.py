@@ -111,6 +111,11 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             policy.learn(step, error)
             raise
         result = to_completion(raw, tools=request.tools, mode=request.mode, strict=policy.strict)
+        if result.refusal is not None:  # An answer, not a broken one: nothing to repair.
+            trace.append(_attempt(step, "ok", f"refused: {result.refusal}", started, raw.usage))
+            if policy.output is not None:
+                raise policy.output.refused(_finish(result, trace))
+            return _Done(result, accepted=True)
         if is_truncated(result) and policy.max_tokens_on_length and not longer_asked:
             trace.append(
                 _attempt(

@@ -31,7 +31,7 @@ from .._envelope import MODES, Completion, Mode
 from .._instructions import default_response_schema
 from .._tools import Tool, to_tool
 from .._types import Message, NamedTool, Request, ToolChoice
-from ..errors import ConfigError, OutputValidationError
+from ..errors import ConfigError, OutputValidationError, RefusalError
 
 if TYPE_CHECKING:
     from .._envelope import Attempt
@@ -128,6 +128,14 @@ class OutputSpec:
         errors = self.errors(result) or list(found) or ["no output was given"]
         message = f"no valid {self.model.__name__} in the answer after the repairs: " + "; ".join(errors)
         return OutputValidationError(message, errors=errors, raw=result.raw, attempts=list(trace), completion=result)
+
+    def refused(self, result: Completion) -> RefusalError:
+        """The error raised when the model refused to give the output (never repaired)."""
+        refusal = result.refusal or "refused"
+        message = f"the model refused to give a {self.model.__name__}: {refusal}"
+        return RefusalError(
+            message, refusal=refusal, errors=[refusal], raw=result.raw, attempts=result.attempts, completion=result
+        )
 
     def errors(self, result: Completion) -> list[str]:
         """What made the answer's output invalid, one entry per error (pydantic's, or why it was unreadable)."""

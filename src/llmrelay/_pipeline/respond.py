@@ -63,6 +63,7 @@ def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, stri
 
     text = parse_response(raw.text, tools=list(tools) if tools else None, strict=strict)
     calls = native_accepted + text.tool_calls
+    refusal = refusal_of(raw)
     needs_more_work = True if native_accepted else text.needs_more_work
     return Completion(
         content=text.content,
@@ -76,10 +77,24 @@ def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, stri
         mode=mode,
         provider=raw.provider,
         model=raw.model,
-        finish_reason=normalize_finish(raw.finish_reason, has_calls=bool(calls)),
+        finish_reason="content_filter" if refusal else normalize_finish(raw.finish_reason, has_calls=bool(calls)),
         provider_finish_reason=raw.finish_reason,
+        refusal=refusal,
         usage=raw.usage,
     )
+
+
+def refusal_of(raw: RawResponse) -> str | None:
+    """The refusal in an answer: the provider's refusal text, or a stop reason that means one.
+
+    Anthropic's `refusal` and Gemini's safety stops come with the text said so far (often none):
+    that text, else the stop reason in words.
+    """
+    if raw.refusal:
+        return raw.refusal
+    if raw.finish_reason is None or _FINISH.get(raw.finish_reason) != "content_filter":
+        return None
+    return raw.text.strip() or f"the provider stopped the answer ({raw.finish_reason})"
 
 
 def _native_calls(raw: RawResponse, tools: dict[str, Tool] | None) -> tuple[list[ToolCall], list[RejectedCall]]:

@@ -58,7 +58,14 @@ def raw_response(provider: str, body: Any, *, model: str, request_id: str | None
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
         body=body,
+        refusal=_refusal(message),
     )
+
+
+def _refusal(message: Mapping[str, Any]) -> str | None:
+    """OpenAI's refusal text (structured outputs): set instead of the content when the model declines."""
+    refusal = message.get("refusal")
+    return refusal if isinstance(refusal, str) and refusal else None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
