@@ -299,7 +299,7 @@ FAILS = [
         "default_profile inside a profile",
         MODEL + "[profiles.a]\ndefault_profile = 'a'",
         "{file}: profiles.a.default_profile: unknown key; expected one of model, fallback_models, mode, modes, "
-        "max_repairs, max_steps, max_tokens_on_length, strict, params, retry, providers, aliases, capabilities",
+        "max_repairs, max_steps, max_tokens_on_length, max_requests, strict, params, retry, providers, aliases, capabilities",
     ),
     # Wrong types, and numbers out of range.
     Fails(
@@ -647,6 +647,7 @@ def test_config_defaults_are_the_clients() -> None:
         "max_repairs",
         "max_steps",
         "max_tokens_on_length",
+        "max_requests",
         "strict",
     }
     assert RetryPolicy() == Config(Path("x"), None, (), "openai:x").retry
@@ -746,6 +747,7 @@ def test_client_arguments(keys: None) -> None:
         "max_repairs": 1,
         "max_steps": 8,
         "max_tokens_on_length": None,
+        "max_requests": 6,
         "retry": RetryPolicy(max_attempts=2, initial_delay=0.0),
         "strict": False,
         # The groq overrides, for the one groq model of the plan; openai's "*" for gpt-4o-mini.

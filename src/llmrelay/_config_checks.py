@@ -261,6 +261,7 @@ _SETTINGS: dict[str, _Check] = {
     "max_repairs": _integer(0),
     "max_steps": _integer(1),
     "max_tokens_on_length": _integer(1),
+    "max_requests": _integer(1),
     "strict": _boolean,
     "params": _params,
     "retry": lambda value, at: check_table(value, at, _RETRY),

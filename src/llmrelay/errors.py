@@ -19,8 +19,9 @@ LLMRelayError
 │   │   └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
-│   └── OutputValidationError    no valid `output=` object, its repairs run out
-│       └── RefusalError         the model refused to give the `output=` object (no repair asked)
+│   ├── OutputValidationError    no valid `output=` object, its repairs run out
+│   │   └── RefusalError         the model refused to give the `output=` object (no repair asked)
+│   └── MissingToolCallError     tool_choice required a call, and none came in any request
 └── CassetteError                a recorded cassette file cannot be read, or cannot answer a request
     ├── MissingCassetteError     replay only (record_mode "none") and the file does not exist
     └── UnmatchedRequestError    a request the cassette has no recorded interaction for
@@ -235,6 +236,18 @@ class RefusalError(OutputValidationError):
     def __init__(self, message: str, *, refusal: str, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.refusal = refusal
+
+
+class MissingToolCallError(NormalizationError):
+    """`tool_choice` required a call ("required", or a tool's name) and the model made none.
+
+    Raised once the repairs (or `max_requests`) ran out. `completion` is the last answer, with
+    the whole trace in its `attempts`.
+    """
+
+    def __init__(self, message: str, *, completion: Completion[Any]) -> None:
+        super().__init__(message)
+        self.completion = completion
 
 
 class CassetteError(LLMRelayError):

@@ -22,7 +22,7 @@ from ..adapters import Adapter, ProviderOptions, adapter_class
 from ..capabilities import CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .drive import adrive, drive
-from .flow import Call, Flow, Policy, record_retry, request_flow
+from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
 from .output import output_modes, output_spec
 from .plan import Step, plan
 from .repair import RepairTrigger, problems
@@ -67,6 +67,7 @@ class Pipeline:
         max_repairs: int = 2,
         max_plan_steps: int = 8,
         max_tokens_on_length: int | None = None,
+        max_requests: int = DEFAULT_MAX_REQUESTS,
         retry: RetryPolicy | None = None,
         capabilities: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None,
         learner: CapabilityLearner | None = None,
@@ -91,6 +92,8 @@ class Pipeline:
             max_repairs: how many times a broken answer is sent back for correction (0: never).
             max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
             max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
+            max_requests: the most requests one `complete()` sends in all (repairs, fallback steps
+                and the last resort count; a transient failure's retries are `retry`'s).
             retry: the transient-retry policy (default `RetryPolicy()`).
             capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
             learner: where refused modes are remembered (default: shared by the process).
@@ -117,6 +120,7 @@ class Pipeline:
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
         self.max_tokens_on_length = max_tokens_on_length
+        self.max_requests = _positive("max_requests", max_requests)
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -171,6 +175,7 @@ class Pipeline:
             max_tokens_on_length=self.max_tokens_on_length,
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
+            max_requests=self.max_requests,
         )
 
     def _flow(
@@ -263,6 +268,12 @@ class Pipeline:
 def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
     """The tools given, read once per request (functions, models, dicts) into `Tool`s."""
     return tuple(to_tools(tools).values())
+
+
+def _positive(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
 
 
 def _check_mode(mode: object) -> None:

@@ -248,6 +248,7 @@ def stream_policy(pipeline: Pipeline) -> Policy:
         trigger=_nothing_to_repair,
         max_tokens_on_length=None,
         learn=pipeline._learn,
+        max_requests=pipeline.max_requests,
     )
 
 
