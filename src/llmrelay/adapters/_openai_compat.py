@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._envelope import ToolCall
 from .._messages import new_call_id
+from .._replay import replay_key
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
@@ -264,7 +265,8 @@ class ChatCompletionsAdapter:
             await client.close()
 
     def _new_client(self, is_async: bool) -> Any:
-        options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.
+        api_key = self.api_key() or replay_key(self.api_key_env)  # A replayed cassette needs no key.
+        options: dict[str, Any] = {"api_key": api_key, "max_retries": 0}  # Retries are the client's.
         if (base_url := self.base_url()) is not None:
             options["base_url"] = base_url
         if self.options.timeout is not None:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
+from .._replay import replay_key
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
@@ -285,8 +286,9 @@ class AnthropicAdapter:
 
     def _client_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.
-        if self.options.api_key is not None:
-            options["api_key"] = self.options.api_key  # Else the SDK reads ANTHROPIC_API_KEY.
+        api_key = self.options.api_key or replay_key("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+        if api_key is not None:
+            options["api_key"] = api_key  # Else the SDK reads ANTHROPIC_API_KEY.
         if self.options.base_url is not None:
             options["base_url"] = self.options.base_url
         if self.options.timeout is not None:

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
+from .._replay import replay_key
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
@@ -173,7 +174,7 @@ class GeminiAdapter:
     def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
         from ._gemini_stream import request_body, stream_url
 
-        secret = self.options.api_key or _env_key()
+        secret = self.options.api_key or _env_key() or replay_key(*_ENV_KEYS)
         if not secret:
             raise AuthenticationError(
                 "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
@@ -223,12 +224,13 @@ class GeminiAdapter:
 
     def _sdk_locked(self) -> genai.Client:
         if self._client is None:
-            if not (self.options.api_key or _env_key()):
+            api_key = self.options.api_key or replay_key(*_ENV_KEYS)
+            if not (api_key or _env_key()):
                 raise AuthenticationError(
                     "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
                 )
             # vertexai=False: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch APIs.
-            self._client = genai.Client(api_key=self.options.api_key, vertexai=False, http_options=self._http())
+            self._client = genai.Client(api_key=api_key, vertexai=False, http_options=self._http())
         return self._client
 
     def _http(self) -> types.HttpOptions:

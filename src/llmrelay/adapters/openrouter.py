@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
+from .._replay import replay_key
 from .._types import Request
 from ..errors import MissingDependencyError
 from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_environment
@@ -45,7 +46,7 @@ class OpenRouterAdapter(ChatCompletionsAdapter):
 
     def api_key(self) -> str | None:
         """`api_key`, else `OPENROUTER_API_KEY`; no key at all is an `AuthenticationError`."""
-        key = self.options.api_key or env_key(self.api_key_env)
+        key = self.options.api_key or env_key(self.api_key_env) or replay_key(self.api_key_env)
         if key is None:
             raise self._no_key()
         return key

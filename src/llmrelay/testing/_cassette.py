@@ -29,6 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TypeVar, cast, get_args
 
+from .._replay import enter_replay, leave_replay
 from ..errors import CassetteError, ConfigError, MissingCassetteError, MissingDependencyError, UnmatchedRequestError
 
 try:
@@ -193,6 +194,8 @@ class Cassette:
         self._active = on_every_stack(router)
         self._active.__enter__()
         self._router = router
+        if self._session.replaying and not self._session.recording:
+            enter_replay()  # Nothing can go out: a provider needs no key (see `llmrelay._replay`).
         return self
 
     def __exit__(
@@ -202,6 +205,8 @@ class Cassette:
         active, self._active, self._router = self._active, None, None
         active.__exit__(None, None, None)
         session = self._session
+        if session.replaying and not session.recording:
+            leave_replay()
         self._save(session)
         if session.unmatched:
             raise session.unmatched[0]
