@@ -4,7 +4,7 @@
 LLMRelayError
 ├── ConfigError                  fixable in code or config
 │   ├── UnknownProviderError     "provider:model" names a provider llmrelay does not know
-│   └── MissingDependencyError   the provider's SDK is not installed; says which extra to install
+│   └── MissingDependencyError   a package is not installed; says what for and which extra to install
 ├── ProviderError                the provider answered with an error, or could not be reached
 │   ├── TransientError           worth retrying: rate limits, overload, timeouts, resets, 5xx
 │   │   ├── RateLimitError           429
@@ -67,12 +67,14 @@ class UnknownProviderError(ConfigError):
 
 
 class MissingDependencyError(ConfigError):
-    """The SDK a provider needs is not installed."""
+    """A package llmrelay needs for what was asked is not installed: says what for, and the command."""
 
-    def __init__(self, package: str, extra: str) -> None:
+    def __init__(self, package: str, extra: str, needed_for: str = "for this provider") -> None:
         self.package = package
         self.extra = extra
-        super().__init__(f'the {package!r} package is needed for this provider: pip install "llmrelay[{extra}]"')
+        self.needed_for = needed_for
+        """What the package is needed for: a provider, `llmrelay.testing`, the demo."""
+        super().__init__(f'the {package!r} package is needed {needed_for}: pip install "llmrelay[{extra}]"')
 
 
 class ProviderError(LLMRelayError):

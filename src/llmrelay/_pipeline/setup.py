@@ -16,7 +16,7 @@ from typing import Any, get_args
 from .._envelope import MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
-from .._tools import Tool, ToolLike, to_tools
+from .._tools import Tool, ToolLike, check_tool_names, to_tools
 from .._types import NamedTool, Request, ToolChoice
 from ..adapters import Adapter, ProviderOptions, adapter_class
 from ..capabilities import CapabilityLearner, Feature, lookup, modes
@@ -44,8 +44,21 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
-        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+        example = "(e.g. 'openai:gpt-4o-mini')"
+        raise ConfigError(f"model must be written 'provider:model-name' {example}, got {model!r}{_slash_hint(model)}")
     return provider, name
+
+
+def _slash_hint(model: str) -> str:
+    """LiteLLM's "openai/gpt-4o" form: the same model written llmrelay's way."""
+    from ..adapters import known_providers
+
+    provider, slash, name = model.partition("/")
+    if not (slash and name):
+        return ""
+    if provider in known_providers():
+        return f"; did you mean '{provider}:{name}'?"
+    return f"; did you mean 'openrouter:{model}'?"  # OpenRouter's ids are "vendor/model".
 
 
 class Pipeline:
@@ -192,6 +205,8 @@ class Pipeline:
         _check_mode(mode)
         spec = policy.output
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
+        if not conversation:
+            raise ConfigError("messages is empty: give at least one, e.g. [{'role': 'user', 'content': 'Hello'}]")
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
         models = [(self.provider, self.model), *self.fallback_models]
@@ -265,9 +280,11 @@ class Pipeline:
         return await adrive(flow, partial(self._asend, trace))
 
 
-def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
-    """The tools given, read once per request (functions, models, dicts) into `Tool`s."""
-    return tuple(to_tools(tools).values())
+def tool_tuple(tools: Sequence[ToolLike] | ToolLike | None) -> tuple[Tool, ...]:
+    """The tools given, read once per request (functions, models, dicts; one alone too) into `Tool`s."""
+    read = tuple(to_tools(tools).values())
+    check_tool_names(read)
+    return read
 
 
 def _positive(name: str, value: object) -> int:

@@ -55,7 +55,9 @@ if TYPE_CHECKING:
 try:
     import anthropic
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="anthropic", extra="anthropic") from exc
+    raise MissingDependencyError(
+        package="anthropic", extra="anthropic", needed_for="for the 'anthropic' provider"
+    ) from exc
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_TOKENS = 4096

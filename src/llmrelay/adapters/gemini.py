@@ -68,7 +68,9 @@ try:
     from google import genai
     from google.genai import types
 except ImportError as exc:
-    raise MissingDependencyError(package="google-genai", extra="gemini") from exc
+    raise MissingDependencyError(
+        package="google-genai", extra="gemini", needed_for="for the 'gemini' provider"
+    ) from exc
 
 from ._errors import redact
 from ._gemini_errors import PROVIDER as _PROVIDER

@@ -31,7 +31,7 @@ from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_envir
 try:
     import openai
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="openai", extra="openai") from exc
+    raise MissingDependencyError(package="openai", extra="openai", needed_for="for the 'openrouter' provider") from exc
 
 BASE_URL = "https://openrouter.ai/api/v1"
 

@@ -36,7 +36,9 @@ try:
     import httpx
     import respx
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="respx", extra="testing") from exc
+    raise MissingDependencyError(
+        package="respx", extra="testing", needed_for="to record and replay cassettes (llmrelay.testing)"
+    ) from exc
 from . import _live
 from ._exchange import pieces, recorded_request, recorded_response, replayed
 from ._http import installed_stacks, on_every_stack
