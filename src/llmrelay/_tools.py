@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
@@ -82,9 +83,9 @@ def to_tool(obj: ToolLike) -> Tool:
     if isinstance(obj, Mapping):
         return _checked_schema(_from_mapping(obj))
     if isinstance(obj, type) and hasattr(obj, "model_json_schema"):
-        return _from_pydantic_model(obj)
+        return _read_once(_from_pydantic_model, obj)
     if callable(obj):
-        return _from_function(obj)
+        return _read_once(_from_function, obj)
     raise ConfigError(f"cannot make a tool from {obj!r}: expected a Tool, dict, pydantic model or function")
 
 
@@ -146,6 +147,29 @@ def _from_mapping(spec: Mapping[str, Any]) -> Tool:
         raise ConfigError(f"tool {name!r}: 'parameters' must be a JSON schema object")
     description = spec.get("description") or ""
     return Tool(name=name, description=str(description), parameters=dict(parameters))
+
+
+_READ: dict[Any, Tool] = {}
+_READ_MAX = 256
+_READ_LOCK = threading.Lock()
+"""Tools already made from functions and models, by the object: building one (a pydantic model,
+its JSON schema) costs milliseconds, and `complete(tools=[f])` reads the same `f` on every call."""
+
+
+def _read_once(read: Callable[[Any], Tool], obj: Any) -> Tool:
+    """`read(obj)`, made once per function or model (a few hundred kept; unhashable ones every time)."""
+    try:
+        return _READ[obj]
+    except KeyError:
+        pass
+    except TypeError:  # A callable object that defines __eq__ but not __hash__.
+        return read(obj)
+    tool = read(obj)
+    with _READ_LOCK:
+        if len(_READ) >= _READ_MAX:
+            _READ.pop(next(iter(_READ)))  # The oldest: functions made anew per call must not grow this.
+        _READ[obj] = tool
+    return tool
 
 
 def _from_pydantic_model(model: type[Any]) -> Tool:

@@ -60,19 +60,34 @@ class RetryPolicy:
 
     def call(self, function: Callable[[], _T], on_retry: Callable[[BaseException, float], None] | None = None) -> _T:
         """Call `function`, retrying transient failures; `on_retry(error, wait)` is told of each."""
+        try:
+            return function()  # The usual case: one try, and no retry machinery built for it.
+        except TransientError as error:
+            first = error
         from tenacity import Retrying
 
         retrying = Retrying(**self._tenacity_options(on_retry), sleep=self.sleep)
-        return retrying(function)
+        return retrying(_failing_first(first, function))
 
     async def acall(
         self, function: Callable[[], Awaitable[_T]], on_retry: Callable[[BaseException, float], None] | None = None
     ) -> _T:
         """`call` for coroutines."""
+        try:
+            return await function()
+        except TransientError as error:
+            first = error
         from tenacity import AsyncRetrying
 
         retrying = AsyncRetrying(**self._tenacity_options(on_retry), sleep=self.async_sleep)
-        return await retrying(function)
+        pending = [first]
+
+        async def again() -> _T:  # As `_failing_first`: tenacity needs a coroutine function here.
+            if pending:
+                raise pending.pop()
+            return await function()
+
+        return await retrying(again)
 
     def _tenacity_options(self, on_retry: Callable[[BaseException, float], None] | None) -> dict[str, Any]:
         from tenacity import retry_if_exception_type, stop_after_attempt, stop_before_delay
@@ -95,3 +110,20 @@ class RetryPolicy:
             "before_sleep": before_sleep,
             "reraise": True,
         }
+
+
+def _failing_first(error: TransientError, function: Callable[[], _T]) -> Callable[[], _T]:
+    """`function`, whose first call raises the failure the first try already had.
+
+    The first try runs outside tenacity (building its retry state costs memory on every call);
+    after a failure tenacity takes over, and this replays that failure as its attempt 1, so the
+    attempts, waits and `on_retry` reports are those of one tenacity loop.
+    """
+    pending: list[TransientError] = [error]
+
+    def again() -> _T:
+        if pending:
+            raise pending.pop()
+        return function()
+
+    return again

@@ -19,7 +19,7 @@ from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, check_tool_names, to_tools
 from .._types import NamedTool, Request, ToolChoice
 from ..adapters import Adapter, ProviderOptions, adapter_class
-from ..capabilities import CapabilityLearner, Feature, lookup, modes
+from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .drive import adrive, drive
 from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
@@ -143,6 +143,7 @@ class Pipeline:
         self._options[self.provider] = ProviderOptions(
             api_key=api_key, base_url=base_url, timeout=timeout, headers=dict(headers or {})
         )
+        self._capabilities: dict[tuple[str, str], Capabilities] = {}
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
         self._given: Adapter | None = adapter  # The caller's to close, not ours.
@@ -150,7 +151,7 @@ class Pipeline:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self._adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
-            lookup(provider, name, self._overrides.get(provider))  # So do bad capability overrides.
+            self._supported_modes(provider, name)  # So do bad capability overrides.
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
@@ -173,7 +174,10 @@ class Pipeline:
 
     def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides.get(provider)))
+        known = self._capabilities.get((provider, model))
+        if known is None:  # Looked up once per model: the database and the overrides do not change.
+            known = self._capabilities[provider, model] = lookup(provider, model, self._overrides.get(provider))
+        caps = self.learner.apply(provider, model, known)  # What it refused may be learned at any time.
         supported = modes(caps)
         if self.modes is None:
             return supported
