@@ -233,3 +233,21 @@ def test_strict_mode_never_asks_the_model_to_turn_a_quoted_example_into_a_call()
     assert resp.tool_calls == [] and [r.kind for r in resp.rejected] == ["embedded"]
     assert resp.content == quoted
     assert len(fake.requests) == 1 and [a.outcome for a in resp.attempts] == ["ok"]
+
+
+def test_capabilities_are_looked_up_once_per_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13: the capability database was matched on every request (most of a step's cost)."""
+    import llmrelay._pipeline.setup as setup
+
+    calls: list[tuple[str, str]] = []
+    real = setup.lookup
+
+    def counting(provider: str, model: str, overrides: Any = None) -> Any:
+        calls.append((provider, model))
+        return real(provider, model, overrides)
+
+    monkeypatch.setattr(setup, "lookup", counting)
+    c, _ = client(["a", "b", "c"])
+    for _ in range(3):
+        c.complete(ASK, tools=[WEATHER])
+    assert calls == [("openai", "gpt-4o-mini")]
