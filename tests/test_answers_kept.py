@@ -232,3 +232,35 @@ def test_an_answer_without_refusal_has_none() -> None:
         router.post(OPENAI_URL).respond(200, json=body)
         result = client().complete("Weather in Paris?")
     assert (result.refusal, result.finish_reason) == (None, "stop")
+
+
+REFUSAL_STREAM = sse(
+    chunk(0, {"role": "assistant", "content": None, "refusal": ""}),
+    chunk(0, {"refusal": "I'm sorry,"}),
+    chunk(0, {"refusal": " I can't help."}),
+    chunk(0, {}, finish="stop"),
+)
+
+
+def test_a_streamed_refusal_is_on_the_completion() -> None:
+    events = streamed(OPENAI_URL, REFUSAL_STREAM)
+    end = events[-1]
+    assert isinstance(end, StreamEnd)
+    assert (end.completion.refusal, end.completion.finish_reason) == ("I'm sorry, I can't help.", "content_filter")
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "I'm sorry, I can't help."
+
+
+def test_a_streamed_anthropic_refusal_is_on_the_completion() -> None:
+    def event(name: str, data: dict[str, Any]) -> str:
+        return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
+
+    body = (
+        event("message_start", {"message": {"id": "m", "model": "claude-sonnet-4-6", "usage": {"input_tokens": 3}}})
+        + event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+        + event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "I can't."}})
+        + event("content_block_stop", {"index": 0})
+        + event("message_delta", {"delta": {"stop_reason": "refusal"}, "usage": {"output_tokens": 3}})
+        + event("message_stop", {})
+    ).encode()
+    events = streamed("https://api.anthropic.com/v1/messages", body, model="anthropic:claude-sonnet-4-6")
+    assert events[-1].completion.refusal == "I can't."

@@ -89,6 +89,12 @@ MISTAKES = [
         ConfigError,
         ("'get weather'", "letters, digits, '_' or '-'"),
     ),
+    Mistake(
+        "a name providers refuse, in run()",
+        lambda: fake_client()[0].run("Hi", tools=[{"name": "get weather"}]),
+        ConfigError,
+        ("'get weather'",),
+    ),
     Mistake("a lambda", lambda: to_tool(lambda city: city), ConfigError, ("lambda", "def")),
     Mistake("an untyped parameter", lambda: to_tool(untyped), ConfigError, ("'untyped'", "'city'", "type annotation")),
     Mistake(

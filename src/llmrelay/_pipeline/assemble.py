@@ -49,6 +49,7 @@ class Assembler:
                 chunk.usage or old.usage,
                 chunk.model or old.model,
                 chunk.request_id or old.request_id,
+                chunk.refused or old.refused,
             )
 
     @property
@@ -77,4 +78,5 @@ class Assembler:
             finish_reason=self.finish.reason,
             usage=self.finish.usage or Usage(),
             request_id=self.finish.request_id,
+            refusal=(self.text or None) if self.finish.refused else None,
         )

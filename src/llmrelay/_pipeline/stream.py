@@ -234,7 +234,7 @@ def chunks_of(raw: RawResponse) -> list[Chunk]:
     for index, call in enumerate(raw.native_calls):
         arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments or {})
         pieces += [CallPiece(index, call.id, call.name, arguments, call.signature), CallEnd(index)]
-    return [*pieces, Finish(raw.finish_reason, raw.usage, raw.model, raw.request_id)]
+    return [*pieces, Finish(raw.finish_reason, raw.usage, raw.model, raw.request_id, raw.refusal is not None)]
 
 
 # --- the client's side -------------------------------------------------------------------------

@@ -142,6 +142,8 @@ class Finish:
     usage: Usage | None = None
     model: str | None = None
     request_id: str | None = None
+    refused: bool = False
+    """The answer's text is the model's refusal (OpenAI streams it in `refusal` deltas)."""
 
 
 Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish

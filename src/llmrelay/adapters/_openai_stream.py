@@ -44,6 +44,7 @@ class ChatStreamReader:
         self.done = False
         self.finished = False
         self.request_id: str | None = None
+        self.refused = False
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -62,6 +63,9 @@ class ChatStreamReader:
         if isinstance(delta, Mapping):
             if text := message_text(delta):
                 chunks.append(TextPiece(text))
+                if not self.refused and text == delta.get("refusal"):
+                    self.refused = True  # As `send` reads it: the refusal is the text, and says so.
+                    chunks.append(Finish(refused=True))
             chunks += _call_pieces(delta.get("tool_calls"))
             chunks += _legacy_call_piece(delta.get("function_call"))
         if (finish := self._finish(body, choice)) is not None:
