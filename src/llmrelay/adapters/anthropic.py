@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
+from .._replay import replay_key
 from .._text import decode_body
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
@@ -58,7 +59,9 @@ if TYPE_CHECKING:
 try:
     import anthropic
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="anthropic", extra="anthropic") from exc
+    raise MissingDependencyError(
+        package="anthropic", extra="anthropic", needed_for="for the 'anthropic' provider"
+    ) from exc
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_TOKENS = 4096
@@ -320,8 +323,9 @@ class AnthropicAdapter:
 
     def _client_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.
-        if self.options.api_key is not None:
-            options["api_key"] = self.options.api_key  # Else the SDK reads ANTHROPIC_API_KEY.
+        api_key = self.options.api_key or replay_key("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+        if api_key is not None:
+            options["api_key"] = api_key  # Else the SDK reads ANTHROPIC_API_KEY.
         if self.options.base_url is not None:
             options["base_url"] = self.options.base_url
         if self.options.timeout is not None:
