@@ -107,11 +107,12 @@ MISTAKES = [
         ("'openrouter:meta-llama/llama-3.3-70b-instruct'",),
     ),
     Mistake(
-        "ollama as a provider",
-        lambda: llmrelay.Client("ollama:llama3.1"),
+        "llama.cpp as a provider (no preset: the openai-compatible line)",
+        lambda: llmrelay.Client("llama.cpp:qwen3"),
         llmrelay.UnknownProviderError,
-        ("openai-compatible", "http://localhost:11434/v1"),
+        ("openai-compatible", "http://localhost:8080/v1"),
     ),
+    Mistake("a misspelt preset", lambda: llmrelay.Client("olama:llama3.1"), ConfigError, ("did you mean 'ollama'",)),
     Mistake(
         "a misspelt provider", lambda: llmrelay.Client("anthropics:claude"), ConfigError, ("did you mean 'anthropic'",)
     ),

@@ -114,10 +114,10 @@ class RawResponse:
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
-    refusal: str | None = None
-    """The model's refusal, when the provider sends it apart from the content (OpenAI's `refusal`)."""
     artifacts: tuple[Artifact, ...] = ()
     """What the provider needs back with this answer on the next turn (see `Artifact`)."""
+    refusal: str | None = None
+    """The model's refusal, when the provider sends it apart from the content (OpenAI's `refusal`)."""
 
     def __post_init__(self) -> None:
         """The answer's text and calls, lone surrogates replaced (`_text`): they go back in the next request."""
