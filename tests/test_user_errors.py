@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -198,3 +199,23 @@ def test_the_demo_without_its_extra_says_in_one_line_what_to_install(tmp_path: P
     assert done.stderr.strip().splitlines() == [
         'llmrelay demo needs openai, respx (not installed): pip install "llmrelay[demo]"'
     ]
+
+
+# --- found by a new user's first hour (session 3) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"timeout": 0.5}, "Client(model, timeout=...)"),
+        ({"api_key": "x"}, "Client(model, api_key=...)"),
+        ({"max_retries": 0}, "RetryPolicy(max_attempts=...)"),
+        ({"deadline": 5, "temperature": 0}, "deadline"),
+    ],
+)
+def test_a_client_setting_given_per_call_is_refused_not_sent_to_the_provider(params: dict[str, Any], says: str) -> None:
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter(["hi"]))
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        client.complete("Hello", **params)
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        llmrelay.Client("openai:gpt-4o-mini", params=params, adapter=FakeAdapter(["hi"])).complete("Hi")
