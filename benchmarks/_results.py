@@ -64,6 +64,10 @@ class Table:
     missed: list[str] = field(default_factory=list)
     """The labels of the rows that missed their target."""
 
+    def __post_init__(self) -> None:
+        if piped := [label for label in self.labels if "|" in label]:  # It would split the Markdown row.
+            raise ValueError(f"a row label may not hold '|': {piped}")
+
     def fill(self, label: str, *cells: str, missed: bool = False) -> None:
         if label not in self.labels:
             raise KeyError(f"{label!r} is not a row of this table (declare it in the script's tables())")

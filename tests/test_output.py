@@ -405,8 +405,11 @@ def test_output_must_be_a_pydantic_model() -> None:
     [
         '```json\n{"city": "Mexico City", "country": "Mexico"}\n```',  # A fenced object in JSON mode.
         '{"city": "Mexico City", "country": "Mexico"}',  # The object itself, not a final_result call.
+        # Open models' way (found by a new user, session 3): prose, then the object in a fence, or inline.
+        'Here you go:\n```json\n{"city": "Mexico City", "country": "Mexico"}\n```\nAnything else?',
+        'Sure! {"city": "Mexico City", "country": "Mexico"} is the answer.',
     ],
-    ids=["fenced", "bare-object-in-text-mode"],
+    ids=["fenced", "bare-object-in-text-mode", "prose-then-fence", "object-inside-prose"],
 )
 def test_objects_written_in_the_text_are_read(answer: str) -> None:
     for mode in ("json_object", "text"):
@@ -462,3 +465,12 @@ def test_a_tool_the_caller_named_is_still_called_first() -> None:
     assert fake.requests[0].tool_choice == NamedTool("lookup")
     assert [t.name for t in fake.requests[0].tools] == ["lookup", "final_result"]
     assert (resp.output, resp.needs_more_work) == (None, True)
+
+
+def test_two_fenced_objects_are_not_guessed_between() -> None:
+    answer = (
+        '```json\n{"city": "Paris", "country": "France"}\n```\nor\n```json\n{"city": "Lyon", "country": "France"}\n```'
+    )
+    client = Client("openai:gpt-4o", adapter=FakeAdapter([answer] * 3), mode="text", max_repairs=0)
+    with pytest.raises(OutputValidationError):
+        client.complete(ASK, output=CityLocation)

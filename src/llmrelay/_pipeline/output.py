@@ -160,7 +160,9 @@ class OutputSpec:
         try:
             value = loads_lenient(_unfenced(text))
         except LenientJSONError as exc:
-            return None, [f"not valid JSON: {exc}"]
+            value, problem = _object_in_prose(text), f"not valid JSON: {exc}"
+            if value is None:
+                return None, [problem]
         if not isinstance(value, dict):
             return None, [f"expected one JSON object, got {type(value).__name__}"]
         arguments, errors = check_arguments(self.tool, strip_added_nulls(value, self.schema))
@@ -217,3 +219,26 @@ def _unfenced(text: str) -> str:
         body = stripped[3:-3]
         return body.split("\n", 1)[1] if "\n" in body else body
     return stripped
+
+
+def _object_in_prose(text: str) -> dict[str, Any] | None:
+    """The one JSON object an answer holds amid prose: in a JSON code fence, else from its first `{` to its last `}`.
+
+    Open models asked for JSON often say "Here it is:" and fence it. Only a lone candidate is
+    taken: with two fenced objects, which one was meant is a guess, and the repair asks instead.
+    """
+    from ..normalize import LenientJSONError, loads_lenient
+    from ..normalize._fences import iter_fences
+
+    fenced = [text[f.body_start : f.body_end] for f in iter_fences(text, limit=3) if f.is_json and f.closed]
+    start, end = text.find("{"), text.rfind("}")
+    candidates = fenced if fenced else [text[start : end + 1]] if -1 < start < end else []
+    objects = []
+    for candidate in candidates:
+        try:
+            value = loads_lenient(candidate)
+        except LenientJSONError:
+            continue
+        if isinstance(value, dict):
+            objects.append(value)
+    return objects[0] if len(objects) == 1 else None
