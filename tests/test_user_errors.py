@@ -162,6 +162,7 @@ def test_a_connection_error_names_the_host() -> None:
         with pytest.raises(llmrelay.ProviderConnectionError) as caught:
             client.complete("Hello")
     assert "localhost:11434" in str(caught.value)
+    assert "is the local server running" in str(caught.value)  # A local host: the likely cause, said.
 
 
 def test_parse_with_a_bad_tools_file_names_the_file(tmp_path: Path) -> None:

@@ -128,7 +128,12 @@ def transport_error(
         message = f"{message} ({type(cause).__name__}: {cause})"
     if (host := _host(exc)) is not None:
         message = f"{message} (host {host})"  # Which endpoint: a wrong base_url shows here.
+        if not timeout and host.partition(":")[0] in _LOOPBACK:
+            message += ": is the local server running, and listening on that port?"
     return cls(redact(message, secret), provider=provider, model=model)
+
+
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"})
 
 
 def _host(exc: BaseException) -> str | None:
