@@ -72,6 +72,23 @@ def adversarial_inputs() -> dict[str, str]:
         "1 MB single-quoted JSON call": "{'name': 'f', 'arguments': {'text': '" + "z" * MB + "'}}",
         "100k <invoke without close": '<invoke name="f"><parameter name="a">' * 20_000,
         "200k [TOOL_CALLS] tokens": "[TOOL_CALLS]" * 200_000,
+        # Issue 16: the formats of round two, and reasoning blocks.
+        "200k <think> never closed": "<think>" * 200_000,
+        "200k empty <think></think> blocks": "<think></think>" * 200_000,
+        "1 MB thinking, a call inside": "<think>" + "hmm " * (MB // 4) + f"<tool_call>{call}</tool_call></think>",
+        "200k LFM2 <|tool_call_start|>[f(": "<|tool_call_start|>[f(" * 50_000,
+        "100k OLMo 3 <function_calls> lines": "<function_calls>\nf(a=1\n" * 50_000,
+        "200k <TOOLCALL>[{": "<TOOLCALL>[{" * 80_000,
+        "100k GigaChat headers": "function call<|role_sep|>\n{" * 40_000,
+        "50k DSML invokes, unclosed": '<｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="true">' * 15_000,
+        "100k <seed:tool_call> shells": "<seed:tool_call>\n" * 60_000,
+        "100k <steptml:invoke, unclosed": '<steptml:invoke name="f"><steptml:parameter name="a">' * 20_000,
+        "100k <longcat_tool_call>{": "<longcat_tool_call>{" * 50_000,
+        "100k harmony final messages": "<|channel|>final<|message|>x<|end|>" * 30_000,
+        "200k Apriel markers": "Here are my reasoning steps:\n[BEGIN FINAL RESPONSE]" * 20_000,
+        "100k Gemma 4 calls, strings unclosed": '<|tool_call>call:f{a:<|"|>' * 40_000,
+        "100k MiniCPM5 functions, unclosed": '<function name="f"><param name="a">' * 30_000,
+        "1 MB call array, one item broken": "[TOOL_CALLS][" + f"{call}, " * 18_000 + '{"name": "f", "arguments": @}]',
     }
 
 

@@ -41,6 +41,11 @@ def answers(size: int = MB) -> dict[str, tuple[str, bool]]:
         "1 MB prose with < every line (held back)": "a < b and c > d\n" * (size // 16),
         "1 MB JSON envelope (held back)": json.dumps({"content": "Checking. " * (size // 10), "tool_calls": []}),
         "10k Hermes blocks": f"<tool_call>{CALL}</tool_call>\n" * (size // 70),
+        # Issue 16: reasoning told as it arrives, and blank space that must wait.
+        "1 MB <think> block, then a call (reasoning streams)": "<think>"
+        + "I should check the weather. " * (size // 28)
+        + f"</think><tool_call>{CALL}</tool_call>",
+        "1 MB <think> block of blank space": "<think>x" + " " * size + "y</think>Done.",
     }
     big_arguments = json.dumps({"path": "notes.txt", "text": "A line, of text.\n" * (size // 18)})
     envelope = {

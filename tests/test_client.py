@@ -224,6 +224,16 @@ def test_a_google_signature_in_the_openai_wire_shape_is_kept() -> None:
     assert fake.requests[0].messages[1].tool_calls[0].signature == "c2ln"
 
 
+def test_a_call_written_in_the_reasoning_is_reported_never_repaired() -> None:
+    # Issue 16: the model thought about a call, then answered; its answer stands as it is.
+    thought = '<think>Maybe <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call></think>Cold.'
+    c, fake = client([thought])
+    resp = c.complete(ASK, tools=[WEATHER], mode="text")
+    assert (resp.content, resp.tool_calls, [r.kind for r in resp.rejected]) == ("Cold.", [], ["in_reasoning"])
+    assert resp.reasoning is not None and "Maybe" in resp.reasoning
+    assert len(fake.requests) == 1 and [a.outcome for a in resp.attempts] == ["ok"]
+
+
 def test_strict_mode_never_asks_the_model_to_turn_a_quoted_example_into_a_call() -> None:
     quoted = 'To get the weather you would send {"name": "get_weather", "arguments": {"city": "Paris"}} to the API.'
     c, fake = client([quoted], strict=True)

@@ -42,8 +42,10 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "attempts",
         "degraded",
         "output",
+        "reasoning",
     ]
     assert new_completion(*values).output is None  # Appended last, defaulting to None: positional calls keep working.
+    assert new_completion(*values).reasoning is None  # Issue 16: appended after output, for the same reason.
 
 
 def test_a_completion_built_from_the_answer_fields_alone_behaves_like_a_full_one() -> None:

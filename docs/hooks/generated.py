@@ -171,6 +171,8 @@ def envelope(text: str, **options: Any) -> dict[str, Any]:
         "needs_more_work": result.needs_more_work,
         "format": result.format,
     }
+    if result.reasoning is not None:
+        shown["reasoning"] = result.reasoning
     if result.rejected:
         shown["rejected"] = [{"name": r.name, "kind": r.kind, "reason": r.reason} for r in result.rejected]
     if result.error:

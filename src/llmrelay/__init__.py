@@ -4,7 +4,15 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._client import AsyncClient, Client
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
-from ._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from ._events import (
+    ReasoningDelta,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCallComplete,
+    ToolCallDelta,
+    ToolCallStarted,
+)
 from ._pipeline.retry import RetryPolicy
 from ._tools import Tool, to_tool
 from ._types import Message, NamedTool
@@ -60,6 +68,7 @@ __all__ = [
     "ProviderError",
     "ProviderTimeoutError",
     "RateLimitError",
+    "ReasoningDelta",
     "RejectedCall",
     "RejectionKind",
     "RetryPolicy",

@@ -11,7 +11,7 @@ from typing import Any, Generic, Literal, get_args
 
 from typing_extensions import TypeVar as DefaultTypeVar
 
-RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded"]
+RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded", "in_reasoning"]
 """Why a call that was found was not accepted.
 
 - `unknown_tool`: the name is not one of the tools given.
@@ -19,6 +19,8 @@ RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "trunc
 - `malformed`: the call's markup or JSON could not be read.
 - `truncated`: the call was cut off before its end (the output stopped mid-call).
 - `embedded`: strict mode, and the call was only a tool-shaped JSON object inside prose.
+- `in_reasoning`: the call was written inside the model's reasoning (`<think>…</think>`, harmony's
+  `analysis` channel…), which is thinking, not an answer: never run, shown so it is not lost.
 """
 
 
@@ -171,6 +173,11 @@ class Completion(Generic[OutputT]):
     output: OutputT = None  # type: ignore[assignment]
     """The `output=` model's instance, validated; None when no output was asked for (or the model
     called tools first, see `needs_more_work`)."""
+    reasoning: str | None = None
+    """The model's reasoning (chain of thought), kept apart from `content`; None when there was none.
+
+    From the text (`<think>…</think>`, `<seed:think>`, harmony's `analysis` channel, Command's
+    thinking block) or from the provider's API. Never shown as content, never read for calls."""
 
 
 ANSWER_FIELDS = 8

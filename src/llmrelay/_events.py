@@ -21,6 +21,16 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's reasoning, never part of the text for the user.
+
+    Concatenated, they are the final `Completion.reasoning` (when the answer has any).
+    """
+
+    text: str
+
+
+@dataclass(frozen=True)
 class ToolCallStarted:
     """The model began a tool call: its name (and id, when the provider gives one) are known."""
 
@@ -62,5 +72,5 @@ class StreamEnd:
     completion: Completion
 
 
-StreamEvent: TypeAlias = TextDelta | ToolCallStarted | ToolCallDelta | ToolCallComplete | StreamEnd
+StreamEvent: TypeAlias = TextDelta | ReasoningDelta | ToolCallStarted | ToolCallDelta | ToolCallComplete | StreamEnd
 """Everything `Client.stream` may yield."""

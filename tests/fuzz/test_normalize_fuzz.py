@@ -82,12 +82,72 @@ call_values = st.fixed_dictionaries(
 )
 
 
+def _xml_params(call: dict[str, Any], open_tag: str, close_tag: str) -> str:
+    """A call's arguments as one `open_tag…close_tag` element each (`{k}` in the tags is the name)."""
+    arguments = call.get("arguments")
+    items = arguments.items() if isinstance(arguments, dict) else [("value", arguments)]
+    return "".join(f"{open_tag.format(k=k)}{json.dumps(v)}{close_tag}" for k, v in items)
+
+
+def _python_call(call: dict[str, Any]) -> str:
+    arguments = call.get("arguments")
+    items = arguments.items() if isinstance(arguments, dict) else []
+    return f"{call.get('name')}({', '.join(f'{k}={v!r}' for k, v in items)})"
+
+
+# Issue 16: the shapes of the formats added in round two, each with the calls drawn.
+ROUND_TWO: dict[str, Any] = {
+    "think": lambda calls: "<think>Let me think.</think>\n" + json.dumps(calls),
+    "lfm2": lambda calls: "<|tool_call_start|>[" + ", ".join(map(_python_call, calls)) + "]<|tool_call_end|>",
+    "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
+    "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
+    "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),
+    "dsml": lambda calls: (
+        "<｜DSML｜function_calls>"
+        + "".join(
+            f'<｜DSML｜invoke name="{c.get("name")}">'
+            + _xml_params(c, '<｜DSML｜parameter name="{k}" string="false">', "</｜DSML｜parameter>")
+            + "</｜DSML｜invoke>"
+            for c in calls
+        )
+        + "</｜DSML｜function_calls>"
+    ),
+    "minimax_m2": lambda calls: (
+        "<minimax:tool_call>"
+        + "".join(
+            f'<invoke name="{c.get("name")}">' + _xml_params(c, '<parameter name="{k}">', "</parameter>") + "</invoke>"
+            for c in calls
+        )
+        + "</minimax:tool_call>"
+    ),
+    "gemma4": lambda calls: "".join(
+        f"<|tool_call>call:{c.get('name')}{{"
+        + ",".join(f'{k}:<|"|>{v}<|"|>' for k, v in (c.get("arguments") or {}).items())
+        + "}<tool_call|>"
+        for c in calls
+        if isinstance(c.get("arguments") or {}, dict)
+    ),
+    "minicpm": lambda calls: "".join(
+        f'<function name="{c.get("name")}">' + _xml_params(c, '<param name="{k}">', "</param>") + "</function>"
+        for c in calls
+    ),
+    "seed_oss": lambda calls: "".join(
+        f"<seed:tool_call><function={c.get('name')}>"
+        + _xml_params(c, "<parameter={k}>", "</parameter>")
+        + "</function></seed:tool_call>"
+        for c in calls
+    ),
+}
+
+
 @st.composite
 def answers(draw: st.DrawFn) -> str:
     """An answer as models write one (an envelope, Hermes tags, a fenced block), often damaged."""
     calls = draw(st.lists(call_values, max_size=3))
-    form = draw(st.sampled_from(["envelope", "hermes", "fenced", "bare"]))
-    if form == "envelope":
+    form = draw(st.sampled_from(["envelope", "hermes", "fenced", "bare", *ROUND_TWO]))
+    if form in ROUND_TWO:
+        text = ROUND_TWO[form](calls)
+    elif form == "envelope":
         text = json.dumps({"content": draw(st.text(max_size=20)), "toolCalls": calls, "needsMoreWork": bool(calls)})
     elif form == "hermes":
         text = "".join(f"<tool_call>\n{json.dumps(call)}\n</tool_call>\n" for call in calls)

@@ -33,6 +33,8 @@ class Case:
     tools: Sequence[Any] | None = None
     strict: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    reasoning: str | None = None
+    """Expected `Completion.reasoning` (issue 16: never part of `content`)."""
 
 
 def plain(id: str, text: str, *, format: str | None = None, **kwargs: Any) -> Case:
@@ -60,6 +62,7 @@ def check(case: Case) -> Completion:
     }
     assert summarize(result) == expected, [r.reason for r in result.rejected]
     assert result.raw == case.text
+    assert result.reasoning == case.reasoning
     assert result.warnings == []
     if case.ids is not None:
         assert [c.id for c in result.tool_calls] == list(case.ids)

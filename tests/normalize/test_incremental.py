@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
-from llmrelay._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from llmrelay._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from llmrelay.normalize import register_strategy, reset_strategies
 from llmrelay.normalize._incremental import IncrementalParser
 from llmrelay.normalize.strategies import DEFAULT_STRATEGIES
@@ -78,8 +78,10 @@ def check_invariants(
     events = [event for events in during for event in events] + after
     # 1. The final completion is exactly what parse_response makes of the whole text.
     assert completion == parse_response(text, tools, strict=strict)
-    # 2. The text deltas are exactly the content, so nothing shown was ever taken back.
+    # 2. The text deltas are exactly the content, so nothing shown was ever taken back; the
+    # reasoning deltas exactly the reasoning (issue 16), never part of the text.
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == completion.content
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == (completion.reasoning or "")
     # 3. One ToolCallComplete per call, then per rejection, in order.
     done = [e for e in events if isinstance(e, ToolCallComplete)]
     if json_mode:  # Calls complete as they close, at their place in the array; rejections at the end.
@@ -192,6 +194,29 @@ EARLY = [
     ("Harmony's assistant header", "assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>", ""),
     ("a first word and more on its line", "Hello there friend", "Hello there"),
 ]
+
+
+# Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)
+EARLY_REASONING = [
+    ("a think block streams, trimmed", "<think>\n The user wants Paris. \n</think>\nHi", "The user wants Paris."),
+    ("an unclosed block holds its last blank", "<think>Still weighing  ", "Still weighing"),
+    ("a close tag split across chunks", "<seed:think>ab</seed:think>" + HERMES, "ab"),
+    ("no reasoning block", "Hello <think>x</think>", ""),
+    ("leading blank space before the block", "\n\n<think>x y</think>z", "x y"),
+    ("apriel's marker: told at the end", "Here are my reasoning steps:\nA.\n[BEGIN FINAL RESPONSE]\nB", ""),
+    ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "early"), [(a, e) for _, a, e in EARLY_REASONING], ids=[i for i, _, _ in EARLY_REASONING]
+)
+def test_reasoning_streams_before_the_end(answer: str, early: str) -> None:
+    for chunks in (one_char_chunks(answer), [answer]):
+        check_invariants(answer, chunks)
+        during, _, _ = stream(chunks)
+        assert "".join(e.text for events in during for e in events if isinstance(e, ReasoningDelta)) == early
+        assert not any(isinstance(e, TextDelta) and "think" in e.text for events in during for e in events)
 
 
 @pytest.mark.parametrize(("answer", "early"), [(a, e) for _, a, e in EARLY], ids=[i for i, _, _ in EARLY])

@@ -75,6 +75,27 @@ FRAGMENTS = [
     '{"toolCalls": [',
     '"needsMoreWork": true',
     '{"type": "action", "tool": "f", "args": ',
+    # Issue 16: the formats added in round two, and reasoning blocks.
+    "<think>",
+    "</think>",
+    "<seed:think>",
+    "</seed:think>",
+    "<|tool_call_start|>",
+    "<|tool_call_end|>",
+    "f(a=1)",
+    "<TOOLCALL>",
+    "</TOOLCALL>",
+    "function call<|role_sep|>\n",
+    "<|message_sep|>",
+    "<｜DSML｜function_calls>",
+    '<｜DSML｜invoke name="f">',
+    '<｜DSML｜parameter name="a" string="false">',
+    "</｜DSML｜parameter>",
+    "</｜DSML｜invoke>",
+    "<minimax:tool_call>",
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<|channel|>final<|message|>",
 ]
 texts = st.one_of(
     st.text(),
@@ -83,7 +104,8 @@ texts = st.one_of(
 
 
 def found_nothing(result: Completion) -> bool:
-    return not (result.tool_calls or result.rejected or result.error) and result.needs_more_work is None
+    nothing = not (result.tool_calls or result.rejected or result.error) and result.needs_more_work is None
+    return nothing and result.format is None and result.reasoning is None
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
@@ -156,18 +178,85 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         + "<｜tool▁calls▁end｜>"
     ),
     "marker": lambda cs: "\n".join(f"TOOL_CALL\n{json.dumps({'tool_name': n, 'parameters': a})}" for n, a in cs),
+    "lfm2": lambda cs: (
+        "<|tool_call_start|>["
+        + ", ".join(f"{n}({', '.join(f'{k}={v!r}' for k, v in a.items())})" for n, a in cs)
+        + "]<|tool_call_end|>"
+    ),
+    "nemotron": lambda cs: f"<TOOLCALL>{json.dumps([{'name': n, 'arguments': a} for n, a in cs])}</TOOLCALL>",
+    "deepseek_dsml": lambda cs: (
+        "<｜DSML｜function_calls>\n"
+        + "".join(
+            f'<｜DSML｜invoke name="{n}">\n'
+            + "".join(
+                f'<｜DSML｜parameter name="{k}" string="{str(isinstance(v, str)).lower()}">{xml_value(v)}'
+                "</｜DSML｜parameter>\n"
+                for k, v in a.items()
+            )
+            + "</｜DSML｜invoke>\n"
+            for n, a in cs
+        )
+        + "</｜DSML｜function_calls>"
+    ),
+    "thinking_hermes": lambda cs: "<think>Let me think.</think>\n" + RENDERERS["hermes"](cs),
+    "olmo3": lambda cs: (
+        "<function_calls>\n"
+        + "\n".join(f"{n}({', '.join(f'{k}={json.dumps(v)}' for k, v in a.items())})" for n, a in cs)
+        + "\n</function_calls>"
+    ),
+    "seed_oss": lambda cs: "".join(
+        f"<seed:tool_call>\n<function={n}>\n"
+        + "".join(f"<parameter={k}>{xml_value(v)}</parameter>\n" for k, v in a.items())
+        + "</function>\n</seed:tool_call>\n"
+        for n, a in cs
+    ),
+    "minicpm": lambda cs: "".join(
+        f'<function name="{n}">'
+        + "".join(f'<param name="{k}">{xml_value(v)}</param>' for k, v in a.items())
+        + "</function>"
+        for n, a in cs
+    ),
+    "gemma4": lambda cs: "".join(
+        f"<|tool_call>call:{n}{{"
+        + ",".join(f'{k}:<|"|>{v}<|"|>' if isinstance(v, str) else f"{k}:{json.dumps(v)}" for k, v in a.items())
+        + "}<tool_call|>"
+        for n, a in cs
+    ),
+    "gigachat": lambda cs: "<|message_sep|>".join(
+        f"function call<|role_sep|>\n{json.dumps({'name': n, 'arguments': a})}" for n, a in cs
+    ),
 }
-SUFFIX_ALLOWED = {"envelope", "hermes", "function_calls_json", "anthropic_xml", "qwen3_coder", "marker"}
+# Formats whose values are kept as the text written when no schema is given (issue 16).
+TEXT_VALUES = {"qwen3_coder", "seed_oss"}
+SUFFIX_ALLOWED = {
+    "envelope",
+    "hermes",
+    "function_calls_json",
+    "anthropic_xml",
+    "qwen3_coder",
+    "marker",
+    "lfm2",
+    "nemotron",
+    "deepseek_dsml",
+    "olmo3",
+    "seed_oss",
+    "minicpm",
+    "gemma4",
+}
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(format=st.sampled_from(sorted(RENDERERS)), calls=calls, before=prose, after=prose)
 def test_round_trip(format: str, calls: list[tuple[str, dict[str, Any]]], before: str, after: str) -> None:
     after = after if format in SUFFIX_ALLOWED else ""
     if format == "envelope":
         before = after = ""  # The envelope carries its prose inside, as `content`.
+    if format == "thinking_hermes":
+        before = ""  # Reasoning counts only at the start of the answer.
     text = "\n".join(p for p in (before, RENDERERS[format](calls), after) if p)
     result = parse_response(text)
+    if format in TEXT_VALUES:
+        calls = [(n, {k: xml_value(v) for k, v in a.items()}) for n, a in calls]
     assert [(c.name, c.arguments) for c in result.tool_calls] == calls, (text, result.rejected)
     assert result.content == "\n".join(p for p in (before, after) if p)
     assert result.needs_more_work is True

@@ -53,8 +53,9 @@ def problems(result: Completion, request: Request) -> list[str]:
 
 def _needs_repair(rejected: RejectedCall, cut_off: bool) -> bool:
     # An `embedded` call (strict mode) was only quoted in prose: asking the model to "make it a
-    # real call" is exactly how an example would turn into an action, so it is left as text.
-    if rejected.kind == "embedded":
+    # real call" is exactly how an example would turn into an action, so it is left as text. An
+    # `in_reasoning` call was the model thinking aloud (issue 16): the answer decides, not it.
+    if rejected.kind in ("embedded", "in_reasoning"):
         return False
     return rejected.kind != "truncated" or not cut_off
 

@@ -79,6 +79,7 @@ def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, stri
         finish_reason=normalize_finish(raw.finish_reason, has_calls=bool(calls)),
         provider_finish_reason=raw.finish_reason,
         usage=raw.usage,
+        reasoning=text.reasoning,  # Read from the text (issue 16).
     )
 
 

@@ -127,8 +127,9 @@ class ToolLoop:
                 slots.append(not_run(call, f"there is no tool named '{call.name}'"))
             else:
                 slots.append(None if tool.function is None else Job(call, tool, tool.function))
-        # An `embedded` call was only quoted in prose: text, not a call, so nothing to answer.
-        rejected = [refused(r) for r in completion.rejected if r.kind != "embedded"]
+        # An `embedded` call was only quoted in prose, an `in_reasoning` one thought aloud: not
+        # calls, so nothing to answer.
+        rejected = [refused(r) for r in completion.rejected if r.kind not in ("embedded", "in_reasoning")]
         return _Turn(completion, slots, rejected)
 
     def record(self, turn: _Turn, executions: list[ToolExecution]) -> StopReason | None:

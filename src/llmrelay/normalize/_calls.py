@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from .._envelope import ModelError, RejectedCall
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from ._salvage import array_items
 from ._text import join_pieces
 from ._types import CallReading, Candidate, Parsed
 
@@ -199,6 +200,15 @@ def read_json_calls(body: str, where: str) -> list[CallReading]:
     "malformed" otherwise. `where` names the construct in the reasons (see `decode_json`).
     """
     value = decode_json(body, where)
+    if not isinstance(value, RejectedCall):
+        return calls_in(value, where)
+    if value.kind == "malformed" and (items := array_items(body)) is not None:  # Issue 16: item by item.
+        return [reading for item in items for reading in _item_calls(decode_json(item, where), where)]
+    return [value]
+
+
+def _item_calls(value: object, where: str) -> list[CallReading]:
+    """The call in one item of an array read item by item (see `_salvage`), or why there is none."""
     return [value] if isinstance(value, RejectedCall) else calls_in(value, where)
 
 

@@ -19,13 +19,15 @@ written. What is certain early is the plain prose an answer starts with: every s
 the prose before its first piece of markup, trimmed, at the head of the content, and an answer
 without markup comes back unchanged. So prose streams word by word (a word once the space after
 it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
-or word any built-in format's markup starts with (`<`, `>`, `{`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`). From there on, text waits for `finish()`,
+or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`). From there on, text waits for `finish()`,
 which emits the rest of the content and the calls not shown yet. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
 `[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
-a Functionary recipient line (`all`, or a name followed by JSON) and Harmony's `assistant to=…`
-header. With a user-registered strategy, whose markup is unknown, nothing streams before
+a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
+header, GigaChat's `function call` header and Apriel's reasoning marker. The reasoning block an
+answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never as text. With a
+user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
 
 Cost: each chunk is scanned once (with a few characters of overlap for triggers split across
@@ -40,16 +42,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .._envelope import Completion, ToolCall
-from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
+from ._reasoning import APRIEL_REASONING, ReasoningStream
 from ._registry import registered_strategies
 
 # Where markup of a built-in format may start: after one, nothing is certain until the end.
 # `<` covers every tag and special token, `>` Functionary's `>>>`, `{` tool-shaped JSON in prose.
-_TRIGGER = re.compile(r"[<>{]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=")
-_OVERLAP = 11  # len("[TOOL_CALLS") - 1: a trigger split across chunks is still found.
+_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call")
+_OVERLAP = 12  # len("function call") - 1: a trigger split across chunks is still found.
+# A last word that may be the start of a two-word trigger: held back until the next word came.
+_HELD_WORD = "function"
 _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
@@ -58,8 +63,17 @@ _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the n
 # closers (an inner one, like `</invoke>` before `</function_calls>`, leaves the construct open).
 _CLOSED_BY = {
     "</tool_call>": ("hermes", "qwen3_coder", "glm"),
-    "</function_calls>": ("anthropic_xml", "function_calls_json"),
+    "</function_calls>": ("anthropic_xml", "function_calls_json", "olmo3"),
     "</tool_calls>": ("jamba",),
+    "</｜DSML｜function_calls>": ("deepseek_dsml",),
+    "</｜DSML｜tool_calls>": ("deepseek_dsml",),
+    "</minimax:tool_call>": ("minimax_m2",),
+    "</seed:tool_call>": ("seed_oss",),
+    "<|tool_call_end|>": ("lfm2",),
+    "</TOOLCALL>": ("nemotron",),
+    "<tool_call|>": ("gemma",),
+    "<end_function_call>": ("gemma",),
+    "</function>": ("minicpm",),
     "<|tool_calls_section_end|>": ("special_tokens",),
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),
@@ -114,6 +128,9 @@ class IncrementalParser:
         """Calls already shown, read from the answer so far when one of them closed."""
         self._readings_left = _MAX_EARLY_READINGS if self._streaming else 0
         self._closer_tail = ""
+        self._reasoning = ReasoningStream() if self._streaming else None
+        """The reasoning block the answer may start with, told as `ReasoningDelta`s."""
+        self._reasoning_told: list[str] = []
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
@@ -132,7 +149,19 @@ class IncrementalParser:
                 self._envelope = EnvelopeStream(self._tools, self._strict)
                 return self._envelope.feed(head)
             chunk = head  # Not an envelope after all: read as any answer, from its start.
+        if self._reasoning is not None:
+            return self._reasoning_events(chunk) + self._text_events(chunk) + self._calls_closed_by(chunk)
         return self._text_events(chunk) + self._calls_closed_by(chunk)
+
+    def _reasoning_events(self, chunk: str) -> list[StreamEvent]:
+        assert self._reasoning is not None
+        told = self._reasoning.feed(chunk)
+        if not self._reasoning.active:
+            self._reasoning = None  # Nothing more to tell: later chunks skip it.
+        if not told:
+            return []
+        self._reasoning_told.append(told)
+        return [ReasoningDelta(told)]
 
     def _text_events(self, chunk: str) -> list[StreamEvent]:
         if not self._streaming or not chunk:
@@ -161,6 +190,8 @@ class IncrementalParser:
         # Holding back makes what was emitted a prefix of the content (the tests check it on
         # every format's table of answers, split every way): the rest is what was held back.
         events: list[StreamEvent] = []
+        if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
+            events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
         if rest := completion.content[sum(map(len, self._emitted)) :]:
             events.append(TextDelta(rest))
         shown = len(self._early_calls)
@@ -217,6 +248,8 @@ class IncrementalParser:
             return []  # Still inside a word: nothing new is certain.
         pending = "".join(self._pending)
         words = _complete_words(pending)
+        if words.endswith(_HELD_WORD):  # GigaChat's `function call<|role_sep|>` may be starting.
+            words = _complete_words(words[: -len(_HELD_WORD)] + " ")
         self._pending = [pending[len(words) :]]
         return self._emit(words)
 
@@ -256,6 +289,9 @@ def _head_verdict(head: str) -> bool | None:
     """Whether an answer starting with `head` may stream its prose: True, False, or None (undecided)."""
     if head[:1].isspace() or head[:1] in "{[":
         return False  # Trimmed if a call is found, or a JSON document: known only at the end.
+    if APRIEL_REASONING.startswith(head[: len(APRIEL_REASONING)]):
+        # Apriel's reasoning starts with these words: its text is reasoning, not content.
+        return None if len(head) < len(APRIEL_REASONING) else False
     name = _FIRST_LINE_NAME.match(head)
     if name is None:
         return True
@@ -264,6 +300,8 @@ def _head_verdict(head: str) -> bool | None:
     word = name.group().strip()
     if word == "assistant":
         return False  # Harmony writes `assistant to=functions.f<|channel|>…`: not content.
+    if word == "function":
+        return False  # GigaChat's call message starts `function call<|role_sep|>`: not content.
     if head[name.end()] != "\n":
         return True
     after = head[name.end() + 1 :].lstrip()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
+from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
 from ._types import Candidate, Strategy
 
@@ -45,7 +47,13 @@ def parse_response(
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
         return Completion(content=text, raw=text, warnings=[warning])
     warnings: list[str] = []
-    for strategy in registered_strategies() if strategies is None else strategies:
+    if strategies is None:
+        strategies = registered_strategies()
+    thought, answer = split_reasoning(text) if text[:1] in _MAY_THINK or text[:1].isspace() else (None, text)
+    if thought is not None:
+        reading = parse_response(answer, tools, strict=strict, strategies=strategies)
+        return _with_reasoning(thought, reading, text, strategies)
+    for strategy in strategies:
         try:
             parsed = strategy.parse(text) if strategy.detect(text) else None
         except Exception as exc:  # A broken (possibly user) strategy must not break the contract.
@@ -68,7 +76,24 @@ def parse_response(
     content = parsed.text
     if strict and parsed.strict_text is not None and any(not c.explicit for c in parsed.calls):
         content = parsed.strict_text
-    return new_completion(content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings)
+    completion = new_completion(
+        content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings
+    )
+    return completion if parsed.reasoning is None else replace(completion, reasoning=parsed.reasoning)
+
+
+_MAY_THINK = frozenset("<◁H")  # What a reasoning block starts with (see `_reasoning`).
+
+
+def _with_reasoning(thought: str, answer: Completion, text: str, strategies: Sequence[Strategy]) -> Completion:
+    """The reading of the answer after the reasoning blocks, with the reasoning and what it called."""
+    in_reasoning = reasoning_calls(thought, strategies)
+    return replace(
+        answer,
+        raw=text,
+        reasoning=join_reasoning(thought, answer.reasoning),
+        rejected=[*answer.rejected, *in_reasoning],
+    )
 
 
 def accept_calls(

@@ -23,6 +23,7 @@ from typing import Any
 from .._envelope import RejectedCall
 from ._budget import TagBudget
 from ._calls import calls_in, decode_json, is_tool_name
+from ._salvage import array_items
 from ._text import cut_spans, skip_space
 from ._types import CallReading, Candidate, Parsed
 
@@ -202,12 +203,12 @@ def read_json_block(
     values, stop = _decode_json_values(body, openers)
     rest = body[stop:].rstrip()
     if not values:
-        return _read_lenient(body.rstrip(), interpret, where), block.end
+        return _read_lines(body.rstrip(), interpret, where), block.end
     if not rest or (block.closed and not rest.strip("}]")):
         return interpret(values), block.end  # Ignores the stray `}` Qwen2.5 sometimes adds.
     if not block.closed and rest[0] not in openers:
         return interpret(values), first + stop  # The block ended with its JSON.
-    return interpret(values) + _read_lenient(rest, interpret, where), block.end
+    return interpret(values) + _read_lines(rest, interpret, where), block.end
 
 
 def _decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]:
@@ -230,7 +231,27 @@ def _decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]
 def _read_lenient(body: str, interpret: Interpret, where: str) -> list[CallReading]:
     """Read a JSON body the strict decoder refused: leniently, or as a rejection saying why not."""
     value = decode_json(body, where)
-    return [value] if isinstance(value, RejectedCall) else interpret([value])
+    if not isinstance(value, RejectedCall):
+        return interpret([value])
+    if value.kind == "malformed" and (items := array_items(body)) is not None:  # One bad item hides no other.
+        decoded = [decode_json(item, where) for item in items]
+        return [r for v in decoded for r in ([v] if isinstance(v, RejectedCall) else interpret([v]))]
+    return [value]
+
+
+def _read_lines(body: str, interpret: Interpret, where: str) -> list[CallReading]:
+    """Read a JSON body leniently; if it is unreadable as a whole, one JSON call per line.
+
+    MiniMax-M1 writes one call object per line in `<tool_calls>`: a line that cannot be read is
+    rejected on its own, and never hides the valid calls after it.
+    """
+    readings = _read_lenient(body, interpret, where)
+    if len(readings) != 1 or not isinstance(readings[0], RejectedCall) or "\n" not in body:
+        return readings
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    if len(lines) < 2 or any(line[0] not in "{[" for line in lines):
+        return readings
+    return [reading for line in lines for reading in _read_lenient(line, interpret, where)]
 
 
 def _read_bare_name(text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:

@@ -70,6 +70,9 @@ class Parsed:
     """The content to use in strict mode, when it differs from `text`: the same answer with the
     non-explicit calls (tool-shaped JSON quoted in prose) left in place, since strict mode does
     not take them for calls."""
+    reasoning: str | None = None
+    """The model's reasoning, for formats that carry it in their own markup (harmony's `analysis`
+    channel): neither content nor calls."""
 
     @property
     def found_anything(self) -> bool:

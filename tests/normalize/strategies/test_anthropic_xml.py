@@ -21,6 +21,138 @@ def invoke(name: str, *params: tuple[str, str], prefix: str = "") -> str:
     return f'<{prefix}invoke name="{name}">\n{body}</{prefix}invoke>\n'
 
 
+M = "minimax_m2"
+D = "deepseek_dsml"
+LIMIT_SCHEMA = {"name": "search", "parameters": {"type": "object", "properties": {"limit": {"type": "integer"}}}}
+
+
+def dsml(name: str, *params: tuple[str, str, str]) -> str:
+    """One DSML invoke: (parameter, string flag, value) triples."""
+    body = "".join(f'<｜DSML｜parameter name="{k}" string="{flag}">{v}</｜DSML｜parameter>\n' for k, flag, v in params)
+    return f'<｜DSML｜invoke name="{name}">\n{body}</｜DSML｜invoke>\n'
+
+
+def dsml_calls(*invokes: str) -> str:
+    return "<｜DSML｜function_calls>\n" + "".join(invokes) + "</｜DSML｜function_calls>"
+
+
+MINIMAX_CASES = [
+    # Issue 16: values stay text without a schema, as vLLM's MiniMax-M2 parser keeps them.
+    Case(
+        "MiniMax-M2 wrapper: values stay text",
+        f"<minimax:tool_call>\n{invoke('search', ('query', 'llm parsers'), ('limit', '3'))}</minimax:tool_call>",
+        [("search", {"query": "llm parsers", "limit": "3"})],
+        format=M,
+    ),
+    Case(
+        "MiniMax-M2: with a schema, the schema decides",
+        f"<minimax:tool_call>\n{invoke('search', ('limit', '3'))}</minimax:tool_call>",
+        [("search", {"limit": 3})],
+        format=M,
+        tools=[LIMIT_SCHEMA],
+    ),
+    Case(
+        "MiniMax-M2: think first, two invokes, prose before",
+        "<think>Two searches.</think>\nSearching.\n<minimax:tool_call>\n"
+        f"{invoke('search', ('query', 'a'))}{invoke('search', ('query', 'b'))}</minimax:tool_call>",
+        [("search", {"query": "a"}), ("search", {"query": "b"})],
+        content="Searching.",
+        format=M,
+        reasoning="Two searches.",
+    ),
+    Case(
+        "MiniMax-M2: an invoke without a name does not hide the next one",
+        f"<minimax:tool_call>\n<invoke>\n</invoke>\n{invoke('search', ('query', 'x'))}</minimax:tool_call>",
+        [("search", {"query": "x"})],
+        rejected=["malformed"],
+        format=M,
+    ),
+    plain("MiniMax-M2: the wrapper named in prose", "MiniMax wraps invokes in <minimax:tool_call> tags."),
+]
+
+DSML_CASES = [
+    Case(
+        "DSML: string=true is text, string=false is JSON",
+        dsml_calls(dsml("get_weather", ("city", "true", "杭州"), ("days", "false", "3"), ("code", "true", "007"))),
+        [("get_weather", {"city": "杭州", "days": 3, "code": "007"})],
+        format=D,
+    ),
+    Case(
+        "DSML: two invokes, prose before, nested JSON",
+        "Checking both.\n"
+        + dsml_calls(
+            dsml("get_weather", ("city", "true", "Paris")),
+            dsml("book", ("guests", "false", '[{"name": "Ana", "vip": true}]')),
+        ),
+        [("get_weather", {"city": "Paris"}), ("book", {"guests": [{"name": "Ana", "vip": True}]})],
+        content="Checking both.",
+        format=D,
+    ),
+    Case("DSML: a call without parameters", dsml_calls(dsml("get_time")), [("get_time", {})], format=D),
+    Case(
+        "DSML: string=false but not JSON keeps the text",
+        dsml_calls(dsml("f", ("when", "false", "tomorrow"))),
+        [("f", {"when": "tomorrow"})],
+        format=D,
+    ),
+    Case(
+        "DSML: cut off inside a value",
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">ab',
+        rejected=["truncated"],
+        format=D,
+    ),
+    Case(
+        "DeepSeek V4: the tool_calls wrapper, arguments as one JSON object",
+        'Checking.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="spot">\n{"city": "São Paulo", "top": 3}\n'
+        "</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        [("spot", {"city": "São Paulo", "top": 3})],
+        content="Checking.",
+        format=D,
+    ),
+    Case(
+        "DeepSeek V4: the tool_calls wrapper with parameter tags",
+        "<｜DSML｜tool_calls>\n" + dsml("spot", ("city", "true", "SF")) + "</｜DSML｜tool_calls>",
+        [("spot", {"city": "SF"})],
+        format=D,
+    ),
+    plain("DSML: the tag named in prose", "DeepSeek V3.2 writes ｜DSML｜invoke tags; see the docs."),
+]
+
+STEP = "step3"
+STEP_BEGIN = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+
+
+def step(name: str, *params: tuple[str, str]) -> str:
+    body = "".join(f'<steptml:parameter name="{k}">{v}</steptml:parameter>' for k, v in params)
+    return f'<steptml:invoke name="{name}">{body}</steptml:invoke>'
+
+
+STEP3_CASES = [
+    Case(
+        "step3: one call in DeepSeek-style tokens, values as text",
+        f"{STEP_BEGIN}{step('get_weather', ('city', 'Paris'), ('days', '3'))}<｜tool_call_end｜><｜tool_calls_end｜>",
+        [("get_weather", {"city": "Paris", "days": "3"})],
+        format=STEP,
+    ),
+    Case(
+        "step3: two calls, prose before; a value holding <",
+        "Running both.\n<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+        f"{step('run', ('code', 'if a < b: print(a)'))}<｜tool_call_end｜>"
+        f"<｜tool_call_begin｜>function<｜tool_sep｜>{step('get_time')}<｜tool_call_end｜><｜tool_calls_end｜>",
+        [("run", {"code": "if a < b: print(a)"}), ("get_time", {})],
+        content="Running both.",
+        format=STEP,
+    ),
+    Case(
+        "step3: with a schema, the schema decides",
+        f"{STEP_BEGIN}{step('search', ('limit', '3'))}<｜tool_call_end｜><｜tool_calls_end｜>",
+        [("search", {"limit": 3})],
+        format=STEP,
+        tools=[LIMIT_SCHEMA],
+    ),
+    plain("step3: the tag named in prose", "Step3 wraps calls in steptml:invoke elements."),
+]
+
 CASES = [
     Case(
         "seed 000 example B: a JSON-valued parameter is decoded, a string one is kept",
@@ -59,12 +191,6 @@ CASES = [
         "newline padding is stripped, spaces are kept, NaN stays text",
         invoke("f", ("text", "\n  indented line\n"), ("pad", " two spaces "), ("x", "NaN")),
         [("f", {"text": "  indented line", "pad": " two spaces ", "x": "NaN"})],
-        format=A,
-    ),
-    Case(
-        "MiniMax-M2 wrapper",
-        f"<minimax:tool_call>\n{invoke('search', ('query', 'llm parsers'), ('limit', '3'))}</minimax:tool_call>",
-        [("search", {"query": "llm parsers", "limit": 3})],
         format=A,
     ),
     Case(
@@ -117,7 +243,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + MINIMAX_CASES + DSML_CASES + STEP3_CASES, ids=lambda c: c.id)
 def test_anthropic_xml(case: Case) -> None:
     check(case)
 

@@ -12,7 +12,8 @@ from tests.conftest import NO_BLOWUP_SECONDS
 from ..cases import Case, check, plain
 
 C = "command_r"
-THINK = "<|START_THINKING|>I will look up the weather in Paris.<|END_THINKING|>"
+PLAN = "I will look up the weather in Paris."
+THINK = f"<|START_THINKING|>{PLAN}<|END_THINKING|>"
 SEARCH = '{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}'
 WEATHER = ("get_weather", {"city": "Paris"})
 
@@ -26,7 +27,12 @@ LEGACY = '[\n    {\n        "tool_name": "internet_search",\n        "parameters
 
 CASES = [
     Case(
-        "r7b: the plan is reasoning, the action holds the call", THINK + action(SEARCH), [WEATHER], format=C, ids=["0"]
+        "r7b: the plan is reasoning, the action holds the call",
+        THINK + action(SEARCH),
+        [WEATHER],
+        format=C,
+        ids=["0"],
+        reasoning=PLAN,
     ),
     Case(
         "r7b: two calls with their ids",
@@ -34,6 +40,7 @@ CASES = [
         [WEATHER, ("get_time", {})],
         format=C,
         ids=["0", "1"],
+        reasoning=PLAN,
     ),
     Case(
         "a response block beside the action is content",
@@ -41,6 +48,7 @@ CASES = [
         [WEATHER],
         content="One moment.",
         format=C,
+        reasoning=PLAN,
     ),
     Case(
         "a text block (Command 4) is content too",
@@ -49,8 +57,21 @@ CASES = [
         content="Checking.",
         format=C,
     ),
-    # Like every answer without a call, it comes back whole (tokens and reasoning included).
-    plain("r7b: a response and no call", f"{THINK}<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"),
+    # Issue 16: the thinking block is reasoning, the response block the content, even with no call.
+    Case(
+        "r7b: a response and no call",
+        f"{THINK}<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>",
+        content="Paris is sunny today.",
+        format=C,
+        reasoning=PLAN,
+    ),
+    Case(
+        "r7b: a response block alone",
+        "<|START_RESPONSE|>Hello!<|END_RESPONSE|>",
+        content="Hello!",
+        format=C,
+    ),
+    plain("r7b: response tokens named in prose", "Cohere answers start with <|START_RESPONSE|>, I believe."),
     Case("prose before the action", f"Let me check.{action(SEARCH)}", [WEATHER], content="Let me check.", format=C),
     Case("the end token is missing", f"<|START_ACTION|>[{SEARCH}]", [WEATHER], format=C),
     Case(

@@ -50,11 +50,11 @@ CASES = [
         format=D,
     ),
     Case(
-        "r1: the think block stays in the content",
+        "r1: the think block is reasoning, not content (issue 16)",
         f"<think>\nThe user wants the weather.\n</think>\n\n{CALLS_BEGIN}{v3('get_weather', PARIS)}{CALLS_END}",
         [("get_weather", {"city": "Paris"})],
-        content="<think>\nThe user wants the weather.\n</think>",
         format=D,
+        reasoning="The user wants the weather.",
     ),
     Case(
         "r1 distill: a variant opener and no call-begin token",

@@ -70,6 +70,16 @@ CASES = [
         [("get_time", {})],
         format="hermes",
     ),
+    # Issue 16: Hunyuan 3 writes GLM's pairs, the name ended by <tool_sep>, calls in <tool_calls>.
+    Case(
+        "hunyuan 3: <tool_sep> after the name, two calls in <tool_calls>",
+        "Checking.\n<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n"
+        "<arg_value>Paris</arg_value>\n</tool_call>\n<tool_call>get_time<tool_sep>\n<arg_key>tz</arg_key>\n"
+        "<arg_value>UTC</arg_value>\n</tool_call>\n</tool_calls>",
+        [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "UTC"})],
+        content="Checking.",
+        format="glm",
+    ),
 ]
 
 

@@ -14,7 +14,8 @@ from ..cases import Case, check, plain
 
 H = "harmony"
 START = "<|start|>assistant"
-ANALYSIS = "<|channel|>analysis<|message|>Need to use function get_weather.<|end|>"
+THOUGHT = "Need to use function get_weather."
+ANALYSIS = f"<|channel|>analysis<|message|>{THOUGHT}<|end|>"
 JSON = " <|constrain|>json<|message|>"
 PARIS = '{"city":"Paris"}'
 CALL = f"{START}<|channel|>commentary to=functions.get_weather{JSON}{PARIS}"
@@ -26,7 +27,13 @@ def final(text: str) -> str:
 
 
 CASES = [
-    Case("the format guide's example: reasoning, then a call", f"{ANALYSIS}{CALL}<|call|>", [WEATHER], format=H),
+    Case(
+        "the format guide's example: reasoning, then a call",
+        f"{ANALYSIS}{CALL}<|call|>",
+        [WEATHER],
+        format=H,
+        reasoning=THOUGHT,
+    ),
     Case(
         "no leading start token",
         f"<|channel|>commentary to=functions.get_weather{JSON}{PARIS}<|call|>",
@@ -58,9 +65,29 @@ CASES = [
         [WEATHER, ("get_weather", {"city": "Rome"})],
         content="I'll check both cities.",
         format=H,
+        reasoning=THOUGHT,
     ),
-    # Like every answer without a call, it comes back whole (tokens and reasoning included).
-    plain("a final answer and no call", ANALYSIS + final("2 + 2 = 4.")),
+    # Issue 16: with no call, the final text is the content and the analysis the reasoning.
+    Case(
+        "a final answer and no call", ANALYSIS + final("2 + 2 = 4."), content="2 + 2 = 4.", format=H, reasoning=THOUGHT
+    ),
+    Case(
+        "plain text around analysis and final messages",
+        f"Sure.\n{ANALYSIS}{final('It is 4.')}",
+        content="Sure.\nIt is 4.",
+        format=H,
+        reasoning=THOUGHT,
+    ),
+    Case(
+        "a stray commentary between two calls is not content",
+        f"{CALL}<|call|>{START}<|channel|>commentary<|message|>Now Rome.<|end|>{CALL.replace('Paris', 'Rome')}<|call|>",
+        [WEATHER, ("get_weather", {"city": "Rome"})],
+        format=H,
+        reasoning="Now Rome.",
+    ),
+    Case("an analysis cut off before its end", "<|channel|>analysis<|message|>Let me", format=H, reasoning="Let me"),
+    plain("a quoted final message in prose", "The model writes `<|channel|>final<|message|>Hi<|return|>` at the end."),
+    plain("a channel token named in prose", "After <|channel|> comes the channel name, then <|message|>."),
     Case(
         "built-in browser tool on the analysis channel",
         f'<|channel|>analysis to=browser.search{JSON}{{"query": "weather Paris"}}<|call|>',
@@ -99,6 +126,7 @@ CASES = [
         ANALYSIS + CALL.replace("Paris", "Pa")[:-2],
         rejected=["truncated"],
         format=H,
+        reasoning=THOUGHT,
     ),
     plain("tokens mentioned in prose", "Harmony messages end with <|end|> or <|call|>, never with <|return|> twice."),
     plain("a message token in prose without a channel", "Write <|message|> before the body."),

@@ -70,6 +70,31 @@ CASES = [
         [("a", {})],
         format="hermes",
     ),
+    # Issue 16: MiniMax-M1, Hunyuan and Apriel 1.5 write the same tags.
+    Case(
+        "minimax-m1: one call object per line, after its think block",
+        '<think>Two lookups.</think>\n<tool_calls>\n{"name": "a", "arguments": {"q": "x"}}\n'
+        '{"name": "b", "arguments": {}}\n</tool_calls>',
+        [("a", {"q": "x"}), ("b", {})],
+        format=J,
+        reasoning="Two lookups.",
+    ),
+    Case(
+        "minimax-m1: an unreadable line does not lose the calls after it",
+        '<tool_calls>\n{"name": "a", "arguments": {"q": }\n{"name": "b", "arguments": {"n": 2}}\n'
+        '{"name": "c", "arguments": {}}\n</tool_calls>',
+        [("b", {"n": 2}), ("c", {})],
+        rejected=["malformed"],
+        format=J,
+    ),
+    Case(
+        "hunyuan: the answer wrapper after the reasoning",
+        '<think>Plan.</think>\n<answer>\n<tool_calls>[{"name": "a", "arguments": {"q": "Zürich"}}]</tool_calls>\n'
+        "</answer>",
+        [("a", {"q": "Zürich"})],
+        format=J,
+        reasoning="Plan.",
+    ),
 ]
 
 

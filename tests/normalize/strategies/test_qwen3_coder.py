@@ -17,12 +17,68 @@ WEATHER = (
     "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"
 )
 
+SCHEMA = {
+    "name": "get_weather",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}},
+}
+S = "seed_oss"
+SEED_CALL = (
+    "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>"
+)
+
+SEED_CASES = [
+    Case("seed-oss: one call in its wrapper", SEED_CALL, [("get_weather", {"city": "Paris"})], format=S),
+    Case(
+        "seed-oss: its think block is reasoning, prose stays",
+        f"<seed:think>The user wants Paris.</seed:think>Checking.\n{SEED_CALL}",
+        [("get_weather", {"city": "Paris"})],
+        content="Checking.",
+        format=S,
+        reasoning="The user wants Paris.",
+    ),
+    Case(
+        "seed-oss: two calls, unicode and a multi-line value",
+        SEED_CALL + "\n<seed:tool_call>\n<function=note>\n<parameter=text>Café\nau lait</parameter>\n</function>\n"
+        "</seed:tool_call>",
+        [("get_weather", {"city": "Paris"}), ("note", {"text": "Café\nau lait"})],
+        format=S,
+    ),
+    # Issue 16: an empty shell must not stay in the content.
+    Case(
+        "seed-oss: an empty call shell",
+        "Nothing to call.\n<seed:tool_call>\n</seed:tool_call>",
+        content="Nothing to call.",
+        format=S,
+    ),
+    Case(
+        "seed-oss: an empty shell beside a call",
+        f"<seed:tool_call></seed:tool_call>{SEED_CALL}",
+        [("get_weather", {"city": "Paris"})],
+        format=S,
+    ),
+    Case(
+        "seed-oss: cut off inside the value",
+        "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Par",
+        [("get_weather", {"city": "Par"})],
+        format=S,
+    ),
+    plain("seed-oss: the wrapper named in prose", "Seed-OSS wraps calls in <seed:tool_call> tags, then closes them."),
+]
+
 CASES = [
-    Case("single call (chat template layout)", WEATHER, [("get_weather", {"city": "Paris", "days": 3})], format=Q),
+    # Issue 16: without a schema, values stay the text written, as vLLM keeps them for an unknown tool.
+    Case("single call (chat template layout)", WEATHER, [("get_weather", {"city": "Paris", "days": "3"})], format=Q),
+    Case(
+        "with a schema, the schema decides the value's type",
+        WEATHER,
+        [("get_weather", {"city": "Paris", "days": 3})],
+        format=Q,
+        tools=[SCHEMA],
+    ),
     Case(
         "several calls; prose before, between and after",
         f"Checking.\n{WEATHER}\nand\n<tool_call>\n<function=get_time>\n</function>\n</tool_call>\nWait.",
-        [("get_weather", {"city": "Paris", "days": 3}), ("get_time", {})],
+        [("get_weather", {"city": "Paris", "days": "3"}), ("get_time", {})],
         content="Checking.\nand\nWait.",
         format=Q,
     ),
@@ -33,16 +89,16 @@ CASES = [
         format=Q,
     ),
     Case(
-        "values: JSON when they parse, else the text less one newline each side",
+        "values: the text less one newline each side; null is None",
         '<function=f>\n<parameter=opts>\n{"a": [1, 2]}\n</parameter>\n<parameter=on>\ntrue\n</parameter>\n'
-        "<parameter=code>\n\n    x = 1\n\n</parameter>\n</function>",
-        [("f", {"opts": {"a": [1, 2]}, "on": True, "code": "\n    x = 1\n"})],
+        "<parameter=code>\n\n    x = 1\n\n</parameter>\n<parameter=none>\nnull\n</parameter>\n</function>",
+        [("f", {"opts": '{"a": [1, 2]}', "on": "true", "code": "\n    x = 1\n", "none": None})],
         format=Q,
     ),
     Case(
         "a missing </parameter> is ended by the next parameter",
         "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\nx y\n</parameter>\n</function>\n</tool_call>",
-        [("f", {"a": 1, "b": "x y"})],
+        [("f", {"a": "1", "b": "x y"})],
         format=Q,
     ),
     Case(
@@ -54,14 +110,14 @@ CASES = [
     Case(
         "a missing </function> before </tool_call>",
         "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</tool_call>\nDone.",
-        [("f", {"a": 1})],
+        [("f", {"a": "1"})],
         content="Done.",
         format=Q,
     ),
     Case(
         "prose after an unclosed function stays content",
         "<function=f>\n<parameter=a>\n1\n</parameter>\nDone.",
-        [("f", {"a": 1})],
+        [("f", {"a": "1"})],
         content="Done.",
         format=Q,
     ),
@@ -98,7 +154,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + SEED_CASES, ids=lambda c: c.id)
 def test_qwen3_coder(case: Case) -> None:
     check(case)
 

@@ -1,13 +1,15 @@
 """The built-in parsing strategies, one module per family of output formats."""
 
 from .._types import Strategy
-from .anthropic_xml import AnthropicInvoke
+from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
 from .fenced_json import FencedJson
 from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
+from .gemma import GemmaFunctionCall
+from .gigachat import GigaChatFunctionCall
 from .glm import Glm45ArgKeys
 from .granite import GraniteToolCall
 from .harmony import Harmony
@@ -16,11 +18,15 @@ from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
 from .llama import LlamaPythonTag
 from .marker import ToolCallMarker
+from .minicpm import MiniCpmXml
 from .mistral import MistralToolCalls
+from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
 from .pythonic import PythonicCalls
-from .qwen3_coder import Qwen3CoderXml
+from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
+from .qwen3_coder import Qwen3CoderXml, SeedOssXml
 from .special_tokens import SpecialTokenSections
+from .tagged_json import InternLmAction, LongCatToolCall
 
 # Most specific first: a loose strategy must never see text a strict one can read.
 DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
@@ -30,20 +36,35 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # Special tokens and model-specific markup: unambiguous delimiters, nested formats before
     # the formats that wrap them (Qwen3-Coder and GLM bodies sit inside Hermes' <tool_call>).
     Harmony(),
+    # Step3 writes StepTML invokes inside DeepSeek's tokens: before DeepSeek, which reads JSON there.
+    Step3Xml(),
     DeepSeekTokens(),
     SpecialTokenSections(),
+    Lfm2ToolCalls(),
+    GigaChatFunctionCall(),
+    GemmaFunctionCall(),
     GraniteToolCall(),
     LlamaPythonTag(),
     MistralToolCalls(),
     CommandRAction(),
     Phi4Functools(),
+    # The same <invoke> markup, each with its own rule for values written as text.
+    DeepSeekDsml(),
+    MiniMaxXml(),
     AnthropicInvoke(),
+    SeedOssXml(),
     Qwen3CoderXml(),
     Glm45ArgKeys(),
+    MiniCpmXml(),
     Functionary(),
     HermesToolCall(),
     JambaToolCalls(),
+    NemotronToolCall(),
+    LongCatToolCall(),
+    InternLmAction(),
     XmlFunctionCalls(),
+    # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
+    Olmo3FunctionCalls(),
     ToolCallMarker(),
     # Loose JSON last, least specific last: malformed whole-answer JSON, a pythonic call list,
     # JSON in a markdown fence, and finally a tool-shaped object somewhere in prose.
@@ -57,23 +78,35 @@ __all__ = [
     "DEFAULT_STRATEGIES",
     "AnthropicInvoke",
     "CommandRAction",
+    "DeepSeekDsml",
     "DeepSeekTokens",
     "EmbeddedJson",
     "FencedJson",
     "Functionary",
+    "GemmaFunctionCall",
+    "GigaChatFunctionCall",
     "Glm45ArgKeys",
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",
     "LenientJsonDocument",
+    "Lfm2ToolCalls",
     "LlamaPythonTag",
+    "LongCatToolCall",
+    "MiniCpmXml",
+    "MiniMaxXml",
     "MistralToolCalls",
+    "NemotronToolCall",
+    "Olmo3FunctionCalls",
     "Phi4Functools",
     "PythonicCalls",
     "Qwen3CoderXml",
+    "SeedOssXml",
     "SpecialTokenSections",
+    "Step3Xml",
     "ToolCallMarker",
     "XmlFunctionCalls",
 ]

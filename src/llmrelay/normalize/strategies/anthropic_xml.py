@@ -14,8 +14,22 @@ be specified as is, while lists and objects should use JSON format"), so a value
 JSON when it is JSON (`5`, `true`, `{"a": 1}`) and kept as the string it is otherwise; only the
 newlines models put around a value are stripped, never spaces. Tags may carry any namespace
 prefix (`<foo:invoke>`), `name=` takes either quote, and the `<function_calls>` wrapper is
-optional. MiniMax-M2 writes the same invokes inside `<minimax:tool_call>` (vLLM's
-`minimax_m2_tool_parser.py`), so a `tool_call` wrapper is read too.
+optional.
+
+Two models write the same markup with their own rule for values (see `_value`), each read by a
+strategy of its own so the answer says which it was: MiniMax-M2 wraps its invokes in
+`<minimax:tool_call>` (vLLM's `minimax_m2_tool_parser.py`) and keeps values as text; DeepSeek
+V3.2 prefixes every tag with `｜DSML｜` (`<｜DSML｜function_calls>`, vLLM's
+`deepseekv32_tool_parser.py`) and says with `string="true|false"` whether a value is text or JSON
+(DeepSeek V4, SGLang's `deepseekv4_detector.py`, wraps them in `<｜DSML｜tool_calls>` and may write
+an invoke's arguments as one JSON object instead)::
+
+    <｜DSML｜function_calls>
+    <｜DSML｜invoke name="get_weather">
+    <｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>
+    <｜DSML｜parameter name="days" string="false">3</｜DSML｜parameter>
+    </｜DSML｜invoke>
+    </｜DSML｜function_calls>
 
 Also read: the legacy prompt format of anthropics/anthropic-tools (`prompt_constructors.py`),
 whose stop sequence was `</function_calls>`, so the close tag is usually missing:
@@ -34,22 +48,28 @@ whose stop sequence was `</function_calls>`, so the close tag is usually missing
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import is_tool_name, named
+from .._calls import call_from_parts, is_tool_name, named
 from .._tags import NextOccurrence, json_or_text, to_parsed
+from .._text import join_pieces
 from .._types import CallReading, Parsed, TextArguments
 
-_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:)?"  # A namespace prefix, e.g. `minimax:`; bounded so scans stay linear.
+# A namespace prefix, e.g. `minimax:`, or DeepSeek V3.2's `｜DSML｜`; bounded so scans stay linear.
+_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜)?"
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
 # match attempt never runs past the next `<`.
-_TAG = re.compile(rf"<(/?){_PREFIX}(function_calls|tool_call|invoke)\b([^<>]*)>")
+_TAG = re.compile(rf"<(/?)({_PREFIX})(function_calls|tool_calls?|invoke)\b([^<>]*)>")
 _INVOKE_OPEN = re.compile(rf"<{_PREFIX}invoke\b")
 _INVOKE_CLOSE = re.compile(rf"</{_PREFIX}invoke\s*>")
-_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_call)\s*>")
+_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_calls?)\s*>")
 _PARAM_OPEN = re.compile(rf"<{_PREFIX}parameter\b([^<>]*)>")
 _PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
+_STRING_ATTR = re.compile(r"""\bstring\s*=\s*["']?(true|false)""")
+# Step3's DeepSeek-style tokens around its invokes, and the call type written between two of them.
+_STEP3_TOKENS = re.compile(r"<｜tool_calls?_(?:begin|end)｜>(?:\s*function\s*<｜tool_sep｜>)?|<｜tool_sep｜>")
 _NAME_ATTR = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 _LEGACY_CHILD = re.compile(r"<([A-Za-z_][\w.-]{0,63})>")
 _NEWLINES = "\r\n"
@@ -76,40 +96,90 @@ class AnthropicInvoke:
 
     def parse(self, text: str) -> Parsed | None:
         """Read every invoke, dropping the wrappers around them; None when there is none."""
-        finders = _Finders(text)
-        spans: list[tuple[int, int]] = []
-        readings: list[CallReading] = []
-        previous: tuple[str, int, int] | None = None  # The tag just before: ("open" | "call", start, end).
-        position = 0
-        while (tag := _TAG.search(text, position)) is not None and finders.budget.take():
-            position = tag.end()
-            closing, kind = tag.group(1) == "/", tag.group(2)
-            if kind != "invoke":
-                if closing and previous and previous[0] == "call" and _blank(text, previous[2], tag.start()):
-                    spans[-1] = (spans[-1][0], tag.end())
-                previous = None if closing else ("open", tag.start(), tag.end())
-                continue
-            found = None if closing else _read_invoke(text, tag, finders)
-            if finders.budget.exhausted:
-                break  # This invoke was left unread, with the rest.
-            if found is None:
-                previous = None
-                continue
-            start = tag.start()
-            if previous and previous[0] == "open" and _blank(text, previous[2], start):
-                start = previous[1]
-            readings.append(found[0])
-            spans.append((start, found[1]))
-            previous = ("call", start, found[1])
-            position = max(position, found[1])
-        return to_parsed(text, spans, readings, finders.budget) if spans else None
+        return read_invokes(text)
+
+
+class DeepSeekDsml(AnthropicInvoke):
+    """DeepSeek V3.2's DSML: `<｜DSML｜invoke name="…">` with `<｜DSML｜parameter … string="…">` values."""
+
+    name = "deepseek_dsml"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: a DSML tag may occur."""
+        return "｜DSML｜invoke" in text
+
+
+class MiniMaxXml(AnthropicInvoke):
+    """MiniMax-M2's `<minimax:tool_call>` holding `<invoke name="…">` calls, values kept as text."""
+
+    name = "minimax_m2"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: MiniMax's wrapper occurs."""
+        return "<minimax:tool_call>" in text
+
+
+class Step3Xml(AnthropicInvoke):
+    """Step3's `<steptml:invoke>` calls inside DeepSeek-style `<｜tool_call_begin｜>` tokens."""
+
+    name = "step3"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: a StepTML invoke occurs."""
+        return "<steptml:invoke" in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read every invoke, values as text (vLLM's `step3_tool_parser.py`); the tokens are markup."""
+        parsed = read_invokes(text, as_text=True)
+        if parsed is not None:
+            parsed.text = join_pieces(_STEP3_TOKENS.split(parsed.text))
+        return parsed
+
+
+def read_invokes(text: str, *, as_text: bool = False) -> Parsed | None:
+    """Every invoke of `text`, with its wrappers as markup; None when there is none.
+
+    `as_text`: values are the text written until a wrapper says otherwise (see `_value`).
+    """
+    finders = _Finders(text)
+    spans: list[tuple[int, int]] = []
+    readings: list[CallReading] = []
+    previous: tuple[str, int, int] | None = None  # The tag just before: ("open" | "call", start, end).
+    wrapped = False  # Inside a wrapper: an invoke there is a call attempt even without a name.
+    position = 0
+    while (tag := _TAG.search(text, position)) is not None and finders.budget.take():
+        position = tag.end()
+        closing, kind = tag.group(1) == "/", tag.group(3)
+        if kind != "invoke":
+            if closing and previous and previous[0] == "call" and _blank(text, previous[2], tag.start()):
+                spans[-1] = (spans[-1][0], tag.end())
+            previous = None if closing else ("open", tag.start(), tag.end())
+            as_text = not closing and tag.group(2) == "minimax:"
+            wrapped = not closing
+            continue
+        found = None if closing else _read_invoke(text, tag, finders, as_text=as_text, wrapped=wrapped)
+        if finders.budget.exhausted:
+            break  # This invoke was left unread, with the rest.
+        if found is None:
+            previous = None
+            continue
+        start = tag.start()
+        if previous and previous[0] == "open" and _blank(text, previous[2], start):
+            start = previous[1]
+        readings.append(found[0])
+        spans.append((start, found[1]))
+        previous = ("call", start, found[1])
+        position = max(position, found[1])
+    return to_parsed(text, spans, readings, finders.budget) if spans else None
 
 
 def _blank(text: str, start: int, end: int) -> bool:
     return start <= end and (start == end or text[start:end].isspace())
 
 
-def _read_invoke(text: str, tag: re.Match[str], finders: _Finders) -> tuple[CallReading, int] | None:
+def _read_invoke(
+    text: str, tag: re.Match[str], finders: _Finders, *, as_text: bool, wrapped: bool
+) -> tuple[CallReading, int] | None:
     """Read one invoke: the call (or why not), and where its markup ends; None if not a call."""
     body_start = tag.end()
     ends = (finders.invoke_open.find(body_start), finders.wrapper_close.find(body_start))
@@ -118,12 +188,15 @@ def _read_invoke(text: str, tag: re.Match[str], finders: _Finders) -> tuple[Call
     closed = close is not None and close[0] < limit
     body_end, end = (close[0], close[1]) if close is not None and closed else (limit, limit)
     cut_off = not closed and body_end == len(text)  # The answer stopped inside this invoke.
-    name_attr = _NAME_ATTR.search(tag.group(3))
+    name_attr = _NAME_ATTR.search(tag.group(4))
     if name_attr is not None:
         name = next(group for group in name_attr.groups() if group is not None)
-        result = _read_parameters(text, body_start, body_end, finders.budget, cut_off=cut_off)
+        result = _read_parameters(text, body_start, body_end, finders.budget, cut_off=cut_off, as_text=as_text)
     else:
         legacy = _read_legacy(text, body_start, body_end, finders.budget, cut_off=cut_off)
+        if legacy is None and wrapped and closed:
+            reason = "an <invoke> without a name= attribute"
+            return RejectedCall(None, text[body_start:body_end], reason, "malformed"), end
         if legacy is None:
             return None  # `<invoke>` mentioned in prose.
         name, result = legacy
@@ -134,16 +207,19 @@ def _read_invoke(text: str, tag: re.Match[str], finders: _Finders) -> tuple[Call
         end = complete_at  # Prose after the last complete parameter of an unclosed invoke stays content.
     if not is_tool_name(name):
         return RejectedCall(name or None, arguments, f"invoke has no valid tool name: {name!r}", "malformed"), end
+    if not arguments and (body := text[body_start:body_end].strip()).startswith("{"):
+        return call_from_parts(name, body), end  # DeepSeek V4 may write the arguments as one JSON object.
     return arguments.candidate(name), end
 
 
 def _read_parameters(
-    text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool
+    text: str, start: int, end: int, budget: TagBudget, *, cut_off: bool, as_text: bool
 ) -> tuple[TextArguments, int | None] | RejectedCall:
     """The `<parameter name=…>` values between `start` and `end`, and where the last one closed.
 
     A missing `</parameter>` is tolerated when another tag follows (it ends the value), but not
-    when the answer stopped inside the value: that call was cut off.
+    when the answer stopped inside the value: that call was cut off. A value is decoded as
+    `_value` says (`as_text`: MiniMax's wrapper, whose values stay text).
     """
     opens, closes = NextOccurrence(text, _PARAM_OPEN, end), NextOccurrence(text, _PARAM_CLOSE, end)
     arguments = TextArguments()
@@ -165,8 +241,23 @@ def _read_parameters(
         else:
             position, complete_at = value_end, None  # A missing </parameter>: the next tag ends the value.
         written = text[found[1] : value_end].strip(_NEWLINES)
-        arguments.add(name, written, json_or_text(written))
+        arguments.add(name, written, _value(written, tag.group(1), as_text))
     return arguments, complete_at
+
+
+def _value(written: str, attributes: str, as_text: bool) -> Any:
+    """An argument written as text, decoded as its format's reference parser decodes it.
+
+    DSML says for each value: `string="true"` is the text itself, `string="false"` is JSON
+    (vLLM's `deepseekv32_tool_parser.py`). Inside MiniMax's wrapper, values stay text, as vLLM's
+    `minimax_m2_tool_parser.py` keeps them for a tool it does not know. Elsewhere (Claude-style
+    XML) seed 000's rule: JSON when it is JSON, else the text. With a tool's schema, the schema
+    decides, whatever the format (see `Candidate.texts`).
+    """
+    flag = _STRING_ATTR.search(attributes) if attributes else None
+    if flag is not None:
+        return written if flag.group(1) == "true" else json_or_text(written)
+    return written if as_text else json_or_text(written)
 
 
 def _read_legacy(

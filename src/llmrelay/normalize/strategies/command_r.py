@@ -13,7 +13,7 @@ The action block's `tool_call_id` is kept as the call's id. The response block (
 in SGLang's Command 4 reading) is content. The thinking block is the model's plan and reasoning,
 which llama.cpp and Cohere's own `melody` parser read as reasoning, not content: it is not
 content here either (the whole answer stays on `Completion.raw`). An answer without any call
-is not read: like every answer without a call, it comes back whole.
+is read for its response block alone (the content), the rest of its text kept around it.
 
 Command-R and Command R+ write a plan, then a fenced JSON list after `Action:` (the tool-use
 prompt of their chat template; Ollama's template tests show the same output)::
@@ -36,11 +36,12 @@ from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import calls_in, decode_json, read_json_calls
 from .._scan import find_balanced_end, json_prefix
-from .._text import cut_spans
+from .._text import cut_spans, join_pieces
 from .._tokens import read_token_sections
 from .._types import CallReading, Candidate, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:START|END)_(?:ACTION|THINKING|RESPONSE|TEXT)\|>|<\|END_OF_TURN_TOKEN\|>)")
+_RESPONSE_OPENERS = ("<|START_RESPONSE|>", "<|START_TEXT|>")
 _ACTION_LINE = re.compile(r"^[ \t]*Action:\s*", re.MULTILINE)
 _FENCE_INFO = re.compile(r"[ \t]*[A-Za-z]*[ \t]*\n?")
 
@@ -51,8 +52,8 @@ class CommandRAction:
     name = "command_r"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: a Cohere action token or an `Action:` occurs."""
-        return "<|START_ACTION|>" in text or "Action:" in text
+        """Cheap check: a Cohere action or response token, or an `Action:`, occurs."""
+        return "<|START_" in text or "Action:" in text
 
     def parse(self, text: str) -> Parsed | None:
         """Read the token blocks if there is an action block, else the `Action:` lists."""
@@ -60,7 +61,9 @@ class CommandRAction:
             parsed = _parse_blocks(text)
             if parsed is not None:
                 return parsed
-        return _parse_action_lines(text) if "Action:" in text else None
+        if "Action:" in text and (parsed := _parse_action_lines(text)) is not None:
+            return parsed
+        return _response_only(text) if text.lstrip().startswith(_RESPONSE_OPENERS) else None
 
 
 def _parse_blocks(text: str) -> Parsed | None:
@@ -73,6 +76,15 @@ def _parse_blocks(text: str) -> Parsed | None:
     return read_token_sections(
         text, _TOKEN, ("<|START_ACTION|>",), _read_action_block, starts="{[", hidden=("<|START_THINKING|>",)
     )
+
+
+def _response_only(text: str) -> Parsed:
+    """An answer without a call, in blocks: the response text is content, the thinking reasoning."""
+    parts = _TOKEN.split(text)
+    kept, thoughts = [parts[0]], list[str]()
+    for token, after in zip(parts[1::2], parts[2::2], strict=True):
+        (thoughts if token == "<|START_THINKING|>" else kept).append(after)
+    return Parsed(text=join_pieces(kept), reasoning=join_pieces(thoughts) or None)
 
 
 def _read_action_block(_token: str, after: str, _following: str) -> tuple[list[CallReading], str] | None:

@@ -18,8 +18,8 @@ without its `<｜tool▁call▁begin｜>`; and ASCII bars (`<|tool▁calls▁beg
 them. ASCII tokens spelled exactly like Kimi's (`<|tool_call_begin|>`) are left to
 `SpecialTokenSections` unless a DeepSeek-only token is present too.
 
-Text around the section is content; R1's `<think>…</think>` stays in it as written (reasoning is
-not this strategy's business). A call whose end tokens are missing runs to the end of the text.
+Text around the section is content; R1's `<think>…</think>` is reasoning, taken out before any
+strategy reads the answer (see `_reasoning`). A call whose end tokens are missing runs to the end of the text.
 """
 
 from __future__ import annotations

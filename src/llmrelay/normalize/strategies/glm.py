@@ -11,8 +11,10 @@
 
 The shape is the one the GLM-4.5 chat template writes (strings as they are, other values as
 JSON) and vLLM's `tool_parsers/glm4_moe_tool_parser.py` reads: the name runs to the first
-newline or `<arg_key>` (GLM-4.7 writes no newline). vLLM decodes values with the tool's schema;
-without it, a value is JSON when it parses and the string itself otherwise. A block holding only
+newline or `<arg_key>` (GLM-4.7 writes no newline). Hunyuan 3 (vLLM's `hy_v3_tool_parser.py`)
+writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`.
+vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
+string itself otherwise. A block holding only
 a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
 """
 
@@ -21,12 +23,13 @@ from __future__ import annotations
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
 from .._calls import is_tool_name, named
-from .._tags import TagBlock, json_or_text, tag_blocks, to_parsed
+from .._tags import TagBlock, json_or_text, tag_blocks, to_parsed, widen
 from .._text import skip_space
 from .._types import CallReading, Candidate, Parsed, TextArguments
 
 _KEY, _KEY_END = "<arg_key>", "</arg_key>"
 _VALUE, _VALUE_END = "<arg_value>", "</arg_value>"
+_SEP = "<tool_sep>"  # Hunyuan 3 (HY-V3) ends the name with it, and wraps its calls in <tool_calls>.
 
 
 class Glm45ArgKeys:
@@ -54,7 +57,7 @@ class Glm45ArgKeys:
                 readings.append(Candidate(name, {}))
             else:
                 continue
-            spans.append((block.start, block.end))
+            spans.append(widen(text, block.start, block.end, "<tool_calls>", "</tool_calls>"))
         return to_parsed(text, spans, readings, budget) if has_pairs else None
 
 
@@ -62,7 +65,7 @@ def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
     """One call: the name up to the first newline or `<arg_key>`, then the pairs."""
     first_key = text.find(_KEY, block.body_start, block.body_end)
     newline = text.find("\n", block.body_start, first_key)
-    name = text[block.body_start : newline if newline != -1 else first_key].strip()
+    name = text[block.body_start : newline if newline != -1 else first_key].strip().removesuffix(_SEP).rstrip()
     arguments = _read_pairs(text, first_key, block, budget)
     if isinstance(arguments, RejectedCall):
         return named(arguments, name)

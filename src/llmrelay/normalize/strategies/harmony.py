@@ -13,13 +13,16 @@ A harmony answer is a run of messages, `<|start|>{header}<|message|>{body}` ende
   optional. A message with a recipient is a call: `functions.get_weather` calls `get_weather`;
   built-in tools keep their recipient as the name (`browser.search`, `python`), and a `code`
   message (`to=python code<|message|>print(1)`) becomes `{"code": "print(1)"}`.
-- Content is what the user should see: `final` messages, and `commentary` messages without a
-  recipient (the preambles gpt-oss writes for the user before calls, which vLLM also shows).
-- `analysis` messages are the chain of thought, which OpenAI says not to show to users: they are
-  not content (the whole answer stays on `Completion.raw`).
+- Content is what the user should see: `final` messages, plain text around the messages, and
+  `commentary` messages without a recipient written before the first call (the preambles gpt-oss
+  writes for the user, which vLLM also shows). A recipient-less `commentary` after a call is the
+  model talking between its calls: reasoning, not content.
+- `analysis` messages are the chain of thought, which OpenAI says not to show to users: they go
+  to `Completion.reasoning`, never to the content.
 
 A message whose stop token is missing ends at the next header or the end of the text. An answer
-without any call is not read: like every answer without a call, it comes back whole.
+without any call is read when it has a message header (`<|channel|>final`, not quoted in
+backticks): its `final` text and the plain text around it are the content, the markup removed.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>
 _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
 _RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
 # What is left of the role section when `<|start|>assistant` was in the prompt.
+# A message header written as harmony, not quoted in prose (a backtick before it).
+_HEADER = re.compile(r"(?<!`)<\|channel\|>(?:analysis|final|commentary)\b")
 _ROLE_REST = re.compile(r"\s*(?:assistant)?\s*to=[^\s<]+\s*")
 
 
@@ -45,14 +50,15 @@ class Harmony:
     name = "harmony"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: a message token and a recipient occur (only a message with one is a call)."""
-        return "<|message|>" in text and "to=" in text
+        """Cheap check: a message token, and a recipient or a channel, occur."""
+        return "<|message|>" in text and ("to=" in text or "<|channel|>" in text)
 
     def parse(self, text: str) -> Parsed | None:
         """Read the messages in order; None when no message is addressed to a recipient."""
         # Header sections and body are plain locals: hostile inputs are 100k empty messages.
         parts = _TOKEN.split(text)  # text, token, text, token, …, text
         kept = [parts[0]]  # the text parts that are content
+        thoughts: list[str] = []  # the analysis messages, and the commentary between calls
         readings: list[CallReading] = []
         role, channel, constrain, body = "", "", "", None  # the message being read; body None: in its header
         for index in range(1, len(parts), 2):
@@ -61,7 +67,7 @@ class Harmony:
                 if token in ("<|message|>", "<|constrain|>"):
                     body.append(token + after)  # Not a header here: part of the body.
                     continue
-                _file(role, channel, constrain, "".join(body), kept, readings)
+                _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
                 role, channel, constrain, body = "", "", "", None
                 if len(readings) > MAX_CALLS:
                     break
@@ -77,10 +83,12 @@ class Harmony:
             else:
                 body = [after]
         if body is not None:
-            _file(role, channel, constrain, "".join(body), kept, readings)
-        if not readings:
-            return None  # An answer without a call comes back whole, tokens and reasoning included.
-        return Parsed.from_readings(readings, text=join_pieces(kept))
+            _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
+        if not readings and _HEADER.search(text) is None:
+            return None  # Tokens in prose: text about harmony, not harmony.
+        parsed = Parsed.from_readings(readings, text=join_pieces(kept))
+        parsed.reasoning = join_pieces(thoughts) or None
+        return parsed
 
 
 def _take_role_rest(kept: list[str]) -> str:
@@ -90,11 +98,15 @@ def _take_role_rest(kept: list[str]) -> str:
     return ""
 
 
-def _file(role: str, channel: str, constrain: str, body: str, kept: list[str], readings: list[CallReading]) -> None:
-    """File a complete message as a call, as content, or as reasoning that is neither."""
+def _file(
+    role: str, channel: str, constrain: str, body: str, texts: tuple[list[str], list[str]], readings: list[CallReading]
+) -> None:
+    """File a complete message as a call, as content (`texts[0]`), or as reasoning (`texts[1]`)."""
+    kept, thoughts = texts
     if "to=" not in role and "to=" not in channel and role.strip() in ("", "assistant"):
-        if not channel.lstrip().startswith("analysis"):  # The fast path: no recipient.
-            kept.append(body)
+        # The fast path, no recipient: the chain of thought, talk between calls, or content.
+        between_calls = readings and channel.lstrip().startswith("commentary")
+        (thoughts if between_calls or channel.lstrip().startswith("analysis") else kept).append(body)
         return
     match = _RECIPIENT.search(f"{role} {channel}")
     recipient = match.group(1) if match else None

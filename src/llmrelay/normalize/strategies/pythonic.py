@@ -46,24 +46,93 @@ class PythonicCalls:
 
     def parse(self, text: str) -> Parsed | None:
         """Parse the whole answer with `ast`; None unless it is (or starts as) a list of calls."""
-        source = text.strip()
-        if _HEAD.match(source) is None:
-            return None
-        if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
-            reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
-            return _rejected(source, reason, "malformed")
-        try:
-            tree = ast.parse(source, mode="eval")
-        except SyntaxError as exc:
-            if _cut_off(exc):
-                return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
-            return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
-        except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
-            return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
-        if not isinstance(tree.body, ast.List):
-            return None
-        readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
-        return Parsed.from_readings(readings, text="")  # The whole answer is the call list.
+        readings = read_call_list(text.strip())
+        return None if readings is None else Parsed.from_readings(readings, text="")  # All of it is the list.
+
+
+def _parse_list(source: str) -> Parsed | None:
+    """`source` parsed with `ast` as a list of calls; None unless it is (or starts as) one."""
+    if _HEAD.match(source) is None:
+        return None
+    if len(source) > _MAX_CODE and len(_STRING.sub("", source)) > _MAX_CODE:
+        reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
+        return _rejected(source, reason, "malformed")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        if _cut_off(exc):
+            return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
+        return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
+    except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
+        return _rejected(source, f"not readable Python ({type(exc).__name__})", "malformed")
+    if not isinstance(tree.body, ast.List):
+        return None
+    readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
+    return Parsed.from_readings(readings, text="")
+
+
+def read_call_list(source: str) -> list[CallReading] | None:
+    """The calls of `source`, a Python list of calls (`[f(a=1), g()]`); None when it is not one.
+
+    One call that is not valid Python does not hide the others: when the list as a whole does
+    not parse, each top-level element is read on its own (the way SGLang's LFM2 reader salvages
+    a block), and only the unreadable ones are rejected.
+    """
+    parsed = _parse_list(source)
+    if parsed is None:
+        return None
+    closed = source.rstrip().endswith("]")  # A list read to its end: an unterminated string is a typo.
+    if parsed.calls or len(parsed.rejected) != 1 or not closed or len(source) > _MAX_CODE:
+        return [*parsed.calls, *parsed.rejected]
+    body = source.strip()[1:-1]
+    # Brackets alone, when a broken quote hides the commas from the string-aware split.
+    elements = max(split_elements(body), split_elements(body, strings=False), key=len)
+    return [read_one_call(element) for element in elements] if len(elements) > 1 else [*parsed.rejected]
+
+
+def read_one_call(source: str, *, complete: bool = True) -> CallReading:
+    """One call written as Python (`f(a=1)`): the call, or why it cannot be read.
+
+    `complete`: the text around the call went on past it, so an unclosed string or bracket is a
+    malformed call, not one cut off.
+    """
+    parsed = _parse_list(f"[{source}]")
+    if parsed is None:
+        return RejectedCall(None, source, f"not a Python function call: {source[:80]!r}", "malformed")
+    readings: list[CallReading] = [*parsed.calls, *parsed.rejected]
+    if len(readings) != 1:
+        return RejectedCall(None, source, f"not one Python function call: {source[:80]!r}", "malformed")
+    reading = readings[0]
+    if complete and isinstance(reading, RejectedCall) and reading.kind == "truncated":
+        return RejectedCall(
+            None, source, reading.reason.replace("was cut off before its end", "is not valid Python"), "malformed"
+        )
+    return reading
+
+
+def split_elements(source: str, *, strings: bool = True) -> list[str]:
+    """The top-level, comma-separated elements of a list's body.
+
+    Brackets are respected, and so are string literals unless `strings` is False.
+    """
+    elements: list[str] = []
+    depth, start, position = 0, 0, 0
+    while position < len(source):
+        char = source[position]
+        if strings and char in "\"'":
+            string = _STRING.match(source, position)
+            position = string.end() if string is not None else position + 1
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            elements.append(source[start:position].strip())
+            start = position + 1
+        position += 1
+    elements.append(source[start:].strip())
+    return [element for element in elements if element]
 
 
 def _cut_off(error: SyntaxError) -> bool:

@@ -17,9 +17,14 @@ The shape is the one Qwen3-Coder's chat template writes and vLLM's
 `tool_parsers/qwen3coder_tool_parser.py` reads: the `<tool_call>` wrapper is optional, one
 newline after `<parameter=…>` and one before `</parameter>` are padding, and a missing
 `</parameter>` or `</function>` is tolerated (the next tag, or the end of the answer, ends it).
-vLLM converts values with the tool's schema; without it, a value is JSON when it parses
-(`3` -> 3) and the string itself otherwise. A `<function=NAME>` whose body is JSON is the
+vLLM converts values with the tool's schema; for a tool it does not know, it keeps the string
+as written (`3` stays "3"; only `null` is None), and so does this reader: with `tools`, the
+schema decides (`"3"` becomes 3 for an integer). A `<function=NAME>` whose body is JSON is the
 Llama 3.1 / Functionary v3.1 format, left to `Functionary`.
+
+Seed-OSS writes the same functions inside `<seed:tool_call>` (vLLM's `seed_oss_tool_parser.py`,
+llama.cpp's Seed-OSS parser), read by `SeedOssXml`; an empty `<seed:tool_call></seed:tool_call>`
+shell is markup too, never content.
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ import re
 from ..._envelope import RejectedCall
 from .._budget import TagBudget
 from .._calls import is_tool_name
-from .._tags import NextOccurrence, json_or_text, opened_before, to_parsed, widen
-from .._text import skip_space
+from .._tags import NextOccurrence, opened_before, to_parsed, widen
+from .._text import join_pieces, skip_space
 from .._types import CallReading, Parsed, TextArguments
 
 _FUNCTION = "<function="
@@ -44,6 +49,7 @@ _CUT_NAME = re.compile(r"[^<>\n]{0,128}\Z")
 _BODY_ENDS = ("</tool_call>", "<tool_call>", _FUNCTION)
 # A `</parameter>` that closes the value: the next thing is markup or the end, as vLLM checks. A
 # value may hold the literal text `</parameter>` (code about this very format) followed by more.
+_EMPTY_SEED_CALL = re.compile(r"<seed:tool_call>\s*</seed:tool_call>")
 _PARAMETER_CLOSE = re.compile(r"</parameter>(?=\s*(?:<parameter=|</function>|</tool_call>|<function=|<tool_call>|\Z))")
 
 
@@ -65,6 +71,8 @@ class Qwen3CoderXml:
     """`<function=…><parameter=…>…</parameter></function>`, in or out of `<tool_call>`."""
 
     name = "qwen3_coder"
+    wrapper = ("<tool_call>", "</tool_call>")
+    """The tags a function may sit in."""
 
     def detect(self, text: str) -> bool:
         """Cheap check: a `<function=` tag occurs."""
@@ -80,23 +88,42 @@ class Qwen3CoderXml:
             start, position = found
             head = _FUNCTION_HEAD.match(text, start)
             if head is None:
-                if _CUT_NAME.match(text, position) is not None and _wrapped(text, start):
+                if _CUT_NAME.match(text, position) is not None and self._wrapped(text, start):
                     readings.append(RejectedCall(None, text[start:], "the function name was cut off", "truncated"))
-                    spans.append(widen(text, start, len(text), "<tool_call>", "</tool_call>"))
+                    spans.append(widen(text, start, len(text), *self.wrapper))
                 continue
-            if not _is_attempt(text, head, _wrapped(text, start)):
+            if not _is_attempt(text, head, self._wrapped(text, start)):
                 continue
             reading, end = _read_function(text, head.group(1), head.end(), finders)
             if finders.budget.exhausted:
                 break  # This function was left unread, with the rest.
             readings.append(reading)
-            spans.append(widen(text, start, end, "<tool_call>", "</tool_call>"))
+            spans.append(widen(text, start, end, *self.wrapper))
             position = max(position, end)
         return to_parsed(text, spans, readings, finders.budget) if spans else None
 
+    def _wrapped(self, text: str, start: int) -> bool:
+        return opened_before(text, start, self.wrapper[0]) != start
 
-def _wrapped(text: str, start: int) -> bool:
-    return opened_before(text, start, "<tool_call>") != start
+
+class SeedOssXml(Qwen3CoderXml):
+    """Seed-OSS's `<seed:tool_call><function=…><parameter=…>` blocks (Qwen3-Coder's markup, its own wrapper)."""
+
+    name = "seed_oss"
+    wrapper = ("<seed:tool_call>", "</seed:tool_call>")
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: Seed-OSS's wrapper occurs."""
+        return self.wrapper[0] in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read every function; empty wrappers are markup too. None when there is neither."""
+        parsed = super().parse(text) if _FUNCTION in text else None
+        if parsed is None:
+            content = _EMPTY_SEED_CALL.sub("", text)
+            return None if content == text else Parsed(text=join_pieces([content]))
+        parsed.text = join_pieces([_EMPTY_SEED_CALL.sub("\n", parsed.text)])
+        return parsed
 
 
 def _is_attempt(text: str, head: re.Match[str], wrapped: bool) -> bool:
@@ -124,7 +151,7 @@ def _read_function(text: str, name: str, position: int, finders: _Finders) -> tu
         value_start = head.end()
         value_end, position = _value_extent(text, value_start, finders)
         written = _unpad(text[value_start:value_end])
-        arguments.add(head.group(1).strip(), written, json_or_text(written))
+        arguments.add(head.group(1).strip(), written, None if written.strip().lower() == "null" else written)
 
 
 def _value_extent(text: str, start: int, finders: _Finders) -> tuple[int, int]:

@@ -1,0 +1,78 @@
+"""LongCat's `<longcat_tool_call>` and InternLM2's `<|action_start|><|plugin|>` blocks (issue 16)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from llmrelay.normalize.strategies import InternLmAction, LongCatToolCall
+from tests.conftest import NO_BLOWUP_SECONDS
+
+from ..cases import Case, check, plain
+
+WEATHER = ("get_weather", {"city": "Paris"})
+ONE = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+
+
+def longcat(body: str) -> str:
+    return f"<longcat_tool_call>\n{body}\n</longcat_tool_call>"
+
+
+def action(body: str) -> str:
+    return f"<|action_start|><|plugin|>\n{body}<|action_end|>"
+
+
+CASES = [
+    Case("longcat: one call", longcat(ONE), [WEATHER], format="longcat"),
+    Case(
+        "longcat: two blocks back to back, prose before",
+        "Checking.\n" + longcat(ONE) + longcat('{"name": "get_time", "arguments": {"tz": "Europe/Zürich"}}'),
+        [WEATHER, ("get_time", {"tz": "Europe/Zürich"})],
+        content="Checking.",
+        format="longcat",
+    ),
+    Case(
+        "longcat: a broken block does not hide the next",
+        longcat('{"name": "a", "arguments": {"q": ]}') + longcat(ONE),
+        [WEATHER],
+        rejected=["malformed"],
+        format="longcat",
+    ),
+    Case("longcat: cut off", "<longcat_tool_call>\n" + ONE[:30], rejected=["truncated"], format="longcat"),
+    plain("longcat: the tag named in prose", "LongCat writes <longcat_tool_call> before each call."),
+    Case(
+        "internlm2: an action to the plugin, prose before",
+        "Let me check.\n" + action('{"name": "get_weather", "parameters": {"city": "Paris"}}'),
+        [WEATHER],
+        content="Let me check.",
+        format="internlm",
+    ),
+    Case(
+        "internlm2: nested parameters and empty ones",
+        action('{"name": "search", "parameters": {"filters": {"year": [2023, 2024]}}}')
+        + action('{"name": "get_time", "parameters": {}}'),
+        [("search", {"filters": {"year": [2023, 2024]}}), ("get_time", {})],
+        format="internlm",
+    ),
+    Case(
+        "internlm2: the end token is missing", action(ONE).removesuffix("<|action_end|>"), [WEATHER], format="internlm"
+    ),
+    plain("internlm2: the tokens named in prose", "InternLM opens actions with <|action_start|><|plugin|>, then JSON."),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_tagged_json(case: Case) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "unit"),
+    [(LongCatToolCall(), "<longcat_tool_call>{"), (InternLmAction(), "<|action_start|><|plugin|>[")],
+)
+def test_hostile_repetition_is_linear(strategy: LongCatToolCall | InternLmAction, unit: str) -> None:
+    text = unit * (1_000_000 // len(unit))
+    started = time.perf_counter()
+    strategy.parse(text)
+    assert time.perf_counter() - started < NO_BLOWUP_SECONDS
