@@ -739,6 +739,7 @@ def test_client_arguments(keys: None) -> None:
         "base_url": None,
         "timeout": 15.0,
         "headers": {"X-App": "weather"},
+        "provider_options": {},
         "providers": {"groq": ProviderOptions(api_key=FAKE_KEY + "-groq")},
         "mode": None,
         "modes": ("native_tools", "json_object", "text"),
@@ -1040,3 +1041,17 @@ def test_openrouter_gets_its_configured_header(weather_app: None) -> None:
         router.post(SWAPS[4].url).respond(200, json=SWAPS[4].answer)
         app(Client.from_config(profile="openrouter", learner=CapabilityLearner()))
         assert router.calls[0].request.headers["x-title"] == "weather-app"
+
+
+def test_provider_options_come_from_the_file_and_credentials_never_do(tmp_path: Path) -> None:
+    """`providers.<id>.options` is `provider_options=` (Azure's api_version, a Vertex AI project), minus secrets."""
+    path = tmp_path / "llmrelay.toml"
+    path.write_text(
+        'model = "azure:prod-chat"\n[providers.azure]\nbase_url = "https://r.openai.azure.com"\n'
+        '[providers.azure.options]\napi_version = "2024-10-21"\nmodel = "gpt-4o"\n'
+    )
+    arguments = client_arguments(load_config(path), {})
+    assert arguments["provider_options"] == {"api_version": "2024-10-21", "model": "gpt-4o"}
+    path.write_text('model = "bedrock:anthropic.claude-x"\n[providers.bedrock.options]\naws_secret_key = "oops"\n')
+    with pytest.raises(ConfigError, match=r"providers\.bedrock\.options\.aws_secret_key"):
+        load_config(path)

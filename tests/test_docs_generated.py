@@ -94,9 +94,13 @@ def test_the_capability_table_lists_every_database_entry() -> None:
     table = hook.capability_table()
     database = tomllib.loads((ROOT / "src" / "llmrelay" / "capabilities" / "models.toml").read_text(encoding="utf-8"))
     rows = list(hook.capability_rows())
-    assert len(rows) == len(database["model"])
-    for provider, patterns, _facts in rows:
-        assert f"### {provider}" in table
+    providers = [
+        [row["provider"]] if isinstance(row["provider"], str) else row["provider"] for row in database["model"]
+    ]
+    assert len(rows) == sum(len(listed) for listed in providers)
+    headings = re.findall(r"^### (.*)$", table, re.MULTILINE)
+    assert sorted(name for heading in headings for name in heading.split(", ")) == sorted({p for p, *_ in rows})
+    for _provider, patterns, _facts in rows:
         if patterns != ["*"]:
             assert ", ".join(f"`{p}`" for p in patterns) in table
 
@@ -137,3 +141,22 @@ def test_every_marker_in_the_docs_names_a_generator() -> None:
         for m in re.findall(r"<!-- generated: ([\w-]+) -->", page.read_text())
     }
     assert used == set(hook.GENERATORS)
+
+
+def test_the_providers_table_has_a_row_for_every_built_in_provider() -> None:
+    from llmrelay.adapters import _BUILTIN
+
+    table = hook.providers_table()
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(_BUILTIN)
+    assert "| `ollama` |" in table and "(optional)" in table.split("| `ollama` |")[1].split("\n")[0]
+
+
+def test_the_readme_provider_table_names_every_built_in_provider() -> None:
+    from llmrelay.adapters import _BUILTIN
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| model string |", 1)[1].split("\n\n", 1)[0]
+    first_cells = re.findall(r"^\| ([^|]+)\|", table, re.MULTILINE)
+    named = {provider for cell in first_cells for provider in re.findall(r"`([a-z-]+):", cell)}
+    assert set(_BUILTIN) <= named

@@ -43,6 +43,7 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "degraded",
         "output",
         "reasoning",
+        "artifacts",
     ]
     assert new_completion(*values).output is None  # Appended last, defaulting to None: positional calls keep working.
     assert new_completion(*values).reasoning is None  # Issue 16: appended after output, for the same reason.

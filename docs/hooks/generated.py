@@ -62,11 +62,16 @@ def capability_rows() -> Iterator[tuple[str, list[str], dict[str, Any]]]:
     document = _toml_loads(path.read_text(encoding="utf-8"))
     parse_database(document, origin="models.toml")  # An invalid database fails the build, with the library's message.
     rows = document["model"]
-    defaults = {row["provider"]: _facts(row) for row in rows if row["pattern"] == "*"}
+    defaults = {provider: _facts(row) for row in rows if row["pattern"] == "*" for provider in _providers(row)}
     for row in rows:
         patterns = [row["pattern"]] if isinstance(row["pattern"], str) else list(row["pattern"])
-        facts = _facts(row) if patterns == ["*"] else {**defaults[row["provider"]], **_facts(row)}
-        yield row["provider"], patterns, facts
+        for provider in _providers(row):
+            yield provider, patterns, _facts(row) if patterns == ["*"] else {**defaults[provider], **_facts(row)}
+
+
+def _providers(row: Mapping[str, Any]) -> list[str]:
+    provider = row["provider"]
+    return [provider] if isinstance(provider, str) else list(provider)
 
 
 def _facts(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -88,7 +93,40 @@ def capability_table() -> str:
         context = f"{caps.context_window:,}" if caps.context_window else "?"
         cells = [models, *flags, hints, context, ", ".join(modes(caps))]
         sections.setdefault(provider, []).append("| " + " | ".join(cells) + " |")
-    return "\n\n".join(f"### {provider}\n\n{header}\n" + "\n".join(rows) for provider, rows in sections.items())
+    # Providers with the same table (OpenAI's two APIs) share one section.
+    merged: dict[tuple[str, ...], list[str]] = {}
+    for provider, rows in sections.items():
+        merged.setdefault(tuple(rows), []).append(provider)
+    return "\n\n".join(f"### {', '.join(names)}\n\n{header}\n" + "\n".join(rows) for rows, names in merged.items())
+
+
+# --- the providers table ------------------------------------------------------------------------
+
+
+def providers_table() -> str:
+    """Every built-in provider: what it reaches, its extra, its credentials, its modes, its quirks.
+
+    The modes are those of the provider's default capability entry (pattern `*`), and "more by
+    model" says that entries for particular models give them more.
+    """
+    from llmrelay.adapters import _BUILTIN
+    from llmrelay.adapters._catalog import CATALOG
+    from llmrelay.capabilities import Capabilities, modes
+
+    if missing := sorted(set(_BUILTIN) - set(CATALOG)):
+        raise ValueError(f"providers without a row in adapters/_catalog.py: {missing}")
+    defaults: dict[str, tuple[str, ...]] = {}
+    best: dict[str, set[str]] = {}
+    for provider, patterns, facts in capability_rows():
+        if patterns == ["*"]:
+            defaults[provider] = modes(Capabilities(**facts))
+        best.setdefault(provider, set()).update(modes(Capabilities(**facts)))
+    lines = ["| provider id | what it is | extra | credentials | modes | quirks |", "|---|---|---|---|---|---|"]
+    for provider in _BUILTIN:
+        row, default = CATALOG[provider], defaults[provider]
+        shown = ", ".join(default) + (" (more by model)" if best[provider] - set(default) else "")
+        lines.append(f"| `{provider}` | {row.what} | `llmrelay[{row.extra}]` | {row.keys} | {shown} | {row.quirks} |")
+    return "\n".join(lines)
 
 
 # --- the formats page ---------------------------------------------------------------------------
@@ -264,6 +302,7 @@ def readme_benchmarks() -> str:
 
 GENERATORS: dict[str, Callable[[], str]] = {
     "capabilities": capability_table,
+    "providers": providers_table,
     "formats": formats_page,
     "readme-benchmarks": readme_benchmarks,
 }

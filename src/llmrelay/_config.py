@@ -66,11 +66,13 @@ class ProviderConfig:
     """Seconds to wait for an answer; None keeps the SDK's default."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra HTTP headers (only their names are shown by `repr`)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Options only this provider reads (`provider_options`: Azure's `api_version`, a Vertex AI project)."""
 
     def __repr__(self) -> str:
         return (
             f"ProviderConfig(base_url={self.base_url!r}, api_key_env={self.api_key_env!r}, "
-            f"timeout={self.timeout!r}, headers={sorted(self.headers)!r})"
+            f"timeout={self.timeout!r}, headers={sorted(self.headers)!r}, options={sorted(self.options)!r})"
         )
 
 
@@ -127,7 +129,7 @@ class Config:
                 (_root(self.path) / "providers" / provider / "api_key_env").fail(
                     f"the environment variable {settings.api_key_env} is not set"
                 )
-        return ProviderOptions(key, settings.base_url, settings.timeout, dict(settings.headers))
+        return ProviderOptions(key, settings.base_url, settings.timeout, dict(settings.headers), dict(settings.options))
 
 
 def load_config(path: str | os.PathLike[str] | None = None, profile: str | None = None) -> Config:
@@ -178,6 +180,7 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
         "base_url": primary.base_url,
         "timeout": primary.timeout,
         "headers": dict(primary.headers),
+        "provider_options": dict(primary.extra),
         "providers": others,
         "mode": config.mode,
         "modes": config.modes,
@@ -323,7 +326,8 @@ def _resolve(file: _File, name: str | None, model_env: str | None) -> Config:
 
 
 def _provider(settings: dict[str, Any]) -> ProviderConfig:
-    return ProviderConfig(**{**settings, "headers": MappingProxyType(settings.get("headers", {}))})
+    tables = {name: MappingProxyType(settings.get(name, {})) for name in ("headers", "options")}
+    return ProviderConfig(**{**settings, **tables})
 
 
 def _resolve_ref(ref: object, aliases: Mapping[str, str], at: Key) -> str:

@@ -195,11 +195,27 @@ def _headers(value: object, at: Key) -> dict[str, str]:
     return headers
 
 
+_SECRET_OPTIONS = frozenset({"aws_secret_key", "aws_session_token", "access_token", "azure_ad_token", "api_key"})
+"""Provider options that are credentials: never in a file (their variables or chains are read instead)."""
+
+
+def _options(value: object, at: Key) -> dict[str, Any]:
+    """`providers.<id>.options`: plain values only one provider reads (Azure's api_version, a project)."""
+    options = _table(value, at)
+    for name, option in options.items():
+        if name in _SECRET_OPTIONS:
+            (at / name).fail(_NO_KEYS.format("the provider's own variables (see docs/providers.md)"))
+        if not isinstance(option, (str, int, float, bool)):
+            (at / name).fail(f"must be a string, a number or true/false, got {_show(option)}")
+    return options
+
+
 _PROVIDER: dict[str, _Check] = {
     "base_url": _string,
     "api_key_env": _env_name,
     "timeout": _number(0, above=True),
     "headers": _headers,
+    "options": _options,
 }
 _RETRY: dict[str, _Check] = {
     "max_attempts": _integer(1),

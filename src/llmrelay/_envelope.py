@@ -91,13 +91,39 @@ class Usage:
     """Completion tokens (reasoning tokens included where the provider counts them there)."""
     total_tokens: int = 0
     """Input plus output, as the provider reported it or summed."""
+    cached_input_tokens: int = 0
+    """Of the input tokens, those read from the provider's prompt cache (where it says)."""
+    reasoning_tokens: int = 0
+    """Of the output tokens, those spent reasoning (where the provider says)."""
+    cache_write_input_tokens: int = 0
+    """Of the input tokens, those written to the prompt cache (Anthropic's `cache_creation_input_tokens`)."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.total_tokens + other.total_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+            self.cache_write_input_tokens + other.cache_write_input_tokens,
         )
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """Opaque data one provider needs back with this answer on the next turn, and only that provider.
+
+    OpenAI's Responses API keeps its `reasoning` items here (with `encrypted_content` when
+    `store=False`), beside the output items they precede. An adapter sends back the artifacts
+    whose `provider` is its own and ignores every other, so nothing crosses to another provider.
+    """
+
+    provider: str
+    """The provider id that made it, and the only one it is sent back to."""
+    kind: str
+    """What it is, in that provider's terms (e.g. `"response"`)."""
+    data: Any
+    """The provider's data, JSON-like, never interpreted outside its adapter."""
 
 
 _NO_USAGE = Usage()  # Immutable, so one shared default (cheaper than a factory on the hot path).
@@ -178,6 +204,9 @@ class Completion(Generic[OutputT]):
 
     From the text (`<think>…</think>`, `<seed:think>`, harmony's `analysis` channel, Command's
     thinking block) or from the provider's API. Never shown as content, never read for calls."""
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back when this answer is passed in `messages` on the next turn
+    (OpenAI Responses reasoning items); bound to that provider, left out for any other."""
 
 
 ANSWER_FIELDS = 8

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._envelope import Mode, ToolCall, Usage
+from ._content import MediaPart, Part, media_of
+from ._envelope import Artifact, Mode, ToolCall, Usage
 from ._tools import Tool
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -32,6 +33,17 @@ class Message:
     """For a tool result: the id of the call it answers."""
     name: str | None = None
     """For a tool result: the tool's name (Gemini matches results to calls by name)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """For an assistant turn that was a `Completion`: what its provider needs back (see `Artifact`)."""
+    parts: tuple[Part, ...] = ()
+    """When the turn has images or documents: all its parts in order (`content` is their text)."""
+    is_error: bool = False
+    """For a tool result: the tool failed (sent flagged where the provider has a flag, Anthropic's `is_error`)."""
+
+    @property
+    def media(self) -> list[MediaPart]:
+        """The turn's images and documents."""
+        return media_of(self.parts)
 
 
 @dataclass(frozen=True)
@@ -96,3 +108,7 @@ class RawResponse:
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back with this answer on the next turn (see `Artifact`)."""
+    reasoning: str = ""
+    """The reasoning the provider's API returned apart from the text (thinking blocks, thought parts)."""

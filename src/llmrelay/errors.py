@@ -156,6 +156,14 @@ class BadRequestError(ProviderError):
     """400 or 422: the provider refused the request as it was written."""
 
 
+class ContentFilterError(BadRequestError):
+    """The provider's content filter refused the prompt (Azure OpenAI's `content_filter` 400).
+
+    `body` holds the filter's verdicts (Azure: `error.innererror.content_filter_result`). An answer
+    the filter cut is not an error: it ends with `finish_reason == "content_filter"`.
+    """
+
+
 class UnsupportedFeatureError(BadRequestError):
     """The model refused an output mode or option it does not support (tools, response_format…).
 

@@ -150,7 +150,7 @@ ANSWERS = [
             "",
             (NativeCall("get_something_by_name", '{"name":"test"}', "fc_311ba17b-89f9-48d3-8fd9-7e74a1264855"),),
             "tool_calls",
-            Usage(301, 52, 353),
+            Usage(301, 52, 353, reasoning_tokens=22),
             "req_01khrvt0x4e8cs577wtgjk872s",
         ),
     ),
@@ -284,7 +284,11 @@ def test_client_reads_a_call_that_came_with_reasoning() -> None:
         ToolCall("get_something_by_name", {"name": "test"}, "fc_311ba17b-89f9-48d3-8fd9-7e74a1264855")
     ]
     assert (result.content, result.raw, result.needs_more_work) == ("", "", True)
-    assert (result.finish_reason, result.usage, result.mode) == ("tool_calls", Usage(301, 52, 353), "native_tools")
+    assert (result.finish_reason, result.usage, result.mode) == (
+        "tool_calls",
+        Usage(301, 52, 353, reasoning_tokens=22),
+        "native_tools",
+    )
 
 
 async def test_async_client_raises_tool_use_failed_with_the_failed_generation() -> None:

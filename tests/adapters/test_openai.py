@@ -161,7 +161,7 @@ ANSWERS = [
             "",
             (NativeCall("get_weather", '{"location":"Tokyo"}', "call_x9KzZUT3UYazEUJiRmE0PvaU"),),
             "tool_calls",
-            Usage(1187, 14, 1201),
+            Usage(1187, 14, 1201, cached_input_tokens=1152),
         ),
     ),
     AnswerCase(
@@ -354,7 +354,11 @@ def test_client_native_call_then_its_result_round_trips() -> None:
         assert first.tool_calls == [ToolCall("get_weather", {"location": "Tokyo"}, CALL_ID)]
         assert (first.content, first.needs_more_work, first.mode) == ("", True, "native_tools")
         assert (first.finish_reason, first.provider_finish_reason) == ("tool_calls", "tool_calls")
-        assert (first.provider, first.model, first.usage) == ("openai", "gpt-4.1-2025-04-14", Usage(1187, 14, 1201))
+        assert (first.provider, first.model, first.usage) == (
+            "openai",
+            "gpt-4.1-2025-04-14",
+            Usage(1187, 14, 1201, cached_input_tokens=1152),
+        )
 
         answered = {"role": "tool", "tool_call_id": CALL_ID, "content": "Sunny, 22C"}
         # No tool_choice now: a tool forced again would make this text answer one to repair.

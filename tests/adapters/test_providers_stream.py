@@ -146,6 +146,61 @@ GEMINI_ARRAY = (
 ) + f"<<CUT>>{_GEMINI_LAST[40:]}\n]"
 
 
+def responses_event(name: str, **data: Any) -> str:
+    return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
+
+
+def responses_call(position: int, call_id: str, arguments: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": f"fc_{position}",
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+    }
+
+
+_RESPONSES_OUTPUT = [
+    {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA-opaque"},
+    {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "Checking the weather."}],
+    },
+    responses_call(2, "call_a", '{"city": "Paris"}'),
+    responses_call(3, "call_b", '{"city": "Rome", "days": 2}'),
+]
+RESPONSES_BODY = (
+    responses_event("response.created", response={"id": "resp_1", "status": "in_progress", "output": []})
+    + responses_event("response.output_item.added", output_index=0, item=_RESPONSES_OUTPUT[0])
+    + responses_event("response.output_item.done", output_index=0, item=_RESPONSES_OUTPUT[0])
+    + responses_event("response.output_item.added", output_index=1, item={"type": "message", "content": []})
+    + responses_event("response.output_text.delta", output_index=1, content_index=0, delta="Checking ")
+    + responses_event("response.output_text.delta", output_index=1, content_index=0, delta="the weather.")
+    + responses_event("response.output_item.done", output_index=1, item=_RESPONSES_OUTPUT[1])
+    + responses_event("response.output_item.added", output_index=2, item=responses_call(2, "call_a", ""))
+    + responses_event("response.function_call_arguments.delta", output_index=2, delta='{"city": "Pa')
+    + responses_event("response.function_call_arguments.delta", output_index=2, delta='ris"}')
+    + responses_event("response.output_item.done", output_index=2, item=_RESPONSES_OUTPUT[2])
+    + responses_event("response.output_item.added", output_index=3, item=responses_call(3, "call_b", ""))
+    + responses_event("response.function_call_arguments.delta", output_index=3, delta='{"city": ')
+    + "<<CUT>>"
+    + responses_event("response.function_call_arguments.delta", output_index=3, delta='"Rome", "days": 2}')
+    + responses_event("response.output_item.done", output_index=3, item=_RESPONSES_OUTPUT[3])
+    + responses_event(
+        "response.completed",
+        response={
+            "id": "resp_1",
+            "status": "completed",
+            "model": "gpt-5-x",
+            "output": _RESPONSES_OUTPUT,
+            "usage": {"input_tokens": 20, "output_tokens": 9, "total_tokens": 29},
+        },
+    )
+)
+
+
 @dataclass(frozen=True)
 class Provider:
     id: str
@@ -193,6 +248,7 @@ PROVIDERS = [
         {},
         cut_call_seen=False,
     ),
+    Provider("openai-responses", "openai-responses:gpt-5", "https://api.openai.com/v1/responses", RESPONSES_BODY, {}),
 ]
 PARAMS = [pytest.param(p, id=p.id) for p in PROVIDERS]
 CALLS = [ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_weather", {"city": "Rome", "days": 2})]

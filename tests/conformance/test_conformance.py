@@ -49,6 +49,9 @@ from llmrelay.testing._vcr import Interaction, RecordedRequest, load_cassette, p
 
 REPO = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(os.environ.get("LLMRELAY_CONFORMANCE_DIR") or REPO.parent / "shared" / "conformance")
+ROOTS = (CONFORMANCE, CONFORMANCE / "responses")
+"""The chat-style set, and beside it the Responses API set of the same shape (its README: "point the
+same replayer at `responses/` as its root")."""
 MISSING = f"no conformance recordings: looked for {CONFORMANCE / 'expected.json'} (set LLMRELAY_CONFORMANCE_DIR)"
 API_KEY = "test-key-3f9a1c"
 
@@ -61,6 +64,7 @@ HOSTS = {
     "generativelanguage.googleapis.com": "gemini",
 }
 CHAT = "/chat/completions"
+RESPONSES = "/responses"
 
 # The providers' own finish reasons, by meaning (README: "map it to llmrelay's own vocabulary in the test").
 FINISH = {
@@ -83,19 +87,31 @@ class Target:
     file: str
     index: int
     expected: dict[str, Any]
+    root: Path = CONFORMANCE
+    """The set it belongs to: `file` is relative to its `cassettes/`."""
 
     @property
     def id(self) -> str:
         return f"{self.file}#{self.index}"
 
+    @property
+    def cassette(self) -> Path:
+        return self.root / "cassettes" / self.file
+
 
 def load_recordings() -> list[Target]:
-    """Every recorded interaction, streaming ones included."""
-    path = CONFORMANCE / "expected.json"
-    if not path.exists():
-        return []
-    cassettes = json.loads(path.read_text())["cassettes"]
-    return [Target(c["file"], i["index"], i) for c in cassettes for i in c["interactions"]]
+    """Every recorded interaction of every set, streaming ones included."""
+    return [Target(c["file"], i["index"], i, root) for root, c in expected_cassettes() for i in c["interactions"]]
+
+
+def expected_cassettes() -> list[tuple[Path, dict[str, Any]]]:
+    """Each cassette entry of each set's `expected.json`, with its set's root."""
+    return [
+        (root, cassette)
+        for root in ROOTS
+        if (root / "expected.json").exists()
+        for cassette in json.loads((root / "expected.json").read_text())["cassettes"]
+    ]
 
 
 RECORDINGS = load_recordings()
@@ -159,6 +175,8 @@ def endpoint(request: RecordedRequest) -> tuple[str, str | None]:
     """The provider whose adapter must replay this request, and the base_url to give it (None: default)."""
     url = httpx.URL(request.uri)
     provider = HOSTS.get(url.host)
+    if provider == "openai" and url.path.endswith(RESPONSES):
+        return "openai-responses", None
     if url.path.endswith(CHAT) and provider not in ("openai", "groq", "openrouter"):
         # Google's OpenAI-compatible endpoint shares Gemini's host; Cerebras and the like have their own.
         return "openai-compatible", f"{url.scheme}://{url.host}{url.path[: -len(CHAT)]}"
@@ -184,7 +202,8 @@ def mode_of(request: RecordedRequest, structured: bool) -> llmrelay.Mode:
     if not structured:
         return "text"
     generation = body.get("generationConfig") or {}
-    if body.get("response_format", {}).get("type") == "json_object" or (
+    text_format = (body.get("text") or {}).get("format") or {}  # The Responses API's.
+    if "json_object" in (body.get("response_format", {}).get("type"), text_format.get("type")) or (
         "responseMimeType" in generation and not {"responseSchema", "responseJsonSchema"} & set(generation)
     ):
         return "json_object"
@@ -255,7 +274,7 @@ class Setup:
 
     @classmethod
     def of(cls, target: Target) -> Setup:
-        interaction = load_cassette(CONFORMANCE / "cassettes" / target.file).interactions[target.index]
+        interaction = load_cassette(target.cassette).interactions[target.index]
         provider, base_url = endpoint(interaction.request)
         assert provider == target.expected["provider"], f"host {interaction.request.uri} is not {provider}"
         model = model_of(interaction.request)
@@ -552,11 +571,7 @@ def test_every_non_streaming_interaction_was_replayed(request: pytest.FixtureReq
     selected = {item.callspec.id for item in items if item.originalname == "test_replay"}
     if selected != everything:
         pytest.skip("only some replays were selected in this run; the count needs them all")
-    expected_count = sum(
-        not i["streaming"]
-        for c in json.loads((CONFORMANCE / "expected.json").read_text())["cassettes"]
-        for i in c["interactions"]
-    )
+    expected_count = sum(not i["streaming"] for _, c in expected_cassettes() for i in c["interactions"])
     print(f"\nconformance: replayed {len(REPLAYED)} of {expected_count} non-streaming recorded interactions")
     assert sorted(everything - REPLAYED) == [], "interactions not replayed"
     assert len(REPLAYED) == expected_count

@@ -14,8 +14,6 @@ inside a 200 stream are typed.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import llmrelay
@@ -23,7 +21,7 @@ from llmrelay import Completion, StreamEvent
 from llmrelay.errors import ProviderError
 from llmrelay.testing import cassette
 
-from .test_conformance import CONFORMANCE, MESSAGES, MISSING, RECORDINGS, Replay, Setup, Target, check
+from .test_conformance import MESSAGES, MISSING, RECORDINGS, Replay, Setup, Target, check, expected_cassettes
 from .test_conformance_stream import Streamed, final
 from .test_conformance_stream import check as check_stream
 
@@ -94,7 +92,7 @@ async def acomplete(setup: Setup) -> Replay:
 
 @pytest.mark.parametrize("file", PARAMS)
 def test_replay_cassette(file: str) -> None:
-    with cassette(CONFORMANCE / "cassettes" / file, "none", match_on=MATCH_ON) as active:
+    with cassette(targets_of(file)[0].cassette, "none", match_on=MATCH_ON) as active:
         for target in targets_of(file):
             setup = Setup.of(target)
             if target.expected["streaming"]:
@@ -107,7 +105,7 @@ def test_replay_cassette(file: str) -> None:
 
 @pytest.mark.parametrize("file", PARAMS)
 async def test_replay_cassette_async(file: str) -> None:
-    async with cassette(CONFORMANCE / "cassettes" / file, "none", match_on=MATCH_ON):
+    async with cassette(targets_of(file)[0].cassette, "none", match_on=MATCH_ON):
         for target in targets_of(file):
             setup = Setup.of(target)
             if target.expected["streaming"]:
@@ -122,7 +120,6 @@ def test_every_recorded_interaction_was_replayed_through_a_cassette(request: pyt
     items = [item for item in request.session.items if isinstance(item, pytest.Function)]
     if {item.callspec.id for item in items if item.originalname == "test_replay_cassette"} != set(FILES):
         pytest.skip("only some cassettes were selected in this run; the count needs them all")
-    cassettes = json.loads((CONFORMANCE / "expected.json").read_text())["cassettes"]
-    everything = {f"{c['file']}#{i['index']}" for c in cassettes for i in c["interactions"]}
+    everything = {f"{c['file']}#{i['index']}" for _, c in expected_cassettes() for i in c["interactions"]}
     print(f"\nconformance: replayed {len(PLAYED)} of {len(everything)} recorded interactions through cassettes")
     assert sorted(everything - PLAYED) == []

@@ -13,7 +13,6 @@ answer is read as events. For each interaction:
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -38,7 +37,6 @@ from llmrelay.testing._vcr import Interaction
 
 from .test_conformance import (
     API_KEY,
-    CONFORMANCE,
     MESSAGES,
     MISSING,
     RECORDINGS,
@@ -48,6 +46,7 @@ from .test_conformance import (
     Target,
     check_answer,
     check_error,
+    expected_cassettes,
 )
 
 TARGETS = [t for t in RECORDINGS if t.expected["streaming"]]
@@ -233,9 +232,5 @@ def test_every_streaming_interaction_was_replayed(request: pytest.FixtureRequest
     selected = {item.callspec.id for item in items if item.originalname == "test_stream_replay"}
     if selected != {t.id for t in TARGETS}:
         pytest.skip("only some replays were selected in this run; the count needs them all")
-    expected_count = sum(
-        i["streaming"]
-        for c in json.loads((CONFORMANCE / "expected.json").read_text())["cassettes"]
-        for i in c["interactions"]
-    )
+    expected_count = sum(i["streaming"] for _, c in expected_cassettes() for i in c["interactions"])
     assert len(REPLAYED) == expected_count == len(TARGETS)

@@ -74,6 +74,7 @@ class Pipeline:
         repair_trigger: RepairTrigger | None = None,
         adapter: Adapter | None = None,
         max_steps: int | None = None,
+        provider_options: Mapping[str, Any] | None = None,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -99,6 +100,8 @@ class Pipeline:
                 `_pipeline.repair.problems`; see docs/reliability.md).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            provider_options: options only the model's provider reads (Azure's `api_version`,
+                `azure_ad_token_provider` and `model`; see docs/providers.md).
         """
         if max_steps is not None:
             warnings.warn(
@@ -124,7 +127,11 @@ class Pipeline:
         self._overrides = capabilities or {}
         self._options = {**(providers or {})}
         self._options[self.provider] = ProviderOptions(
-            api_key=api_key, base_url=base_url, timeout=timeout, headers=dict(headers or {})
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            headers=dict(headers or {}),
+            extra=dict(provider_options or {}),
         )
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
@@ -133,7 +140,7 @@ class Pipeline:
             self._adapters[self.provider] = adapter
         for provider, name in [(self.provider, self.model), *self.fallback_models]:
             self._adapter_for(provider)  # Unknown providers and missing SDKs fail here, not mid-request.
-            lookup(provider, name, self._overrides.get(provider))  # So do bad capability overrides.
+            self._supported_modes(provider, name)  # So do bad capability overrides.
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.provider}:{self.model!r}, mode={self.mode!r})"
@@ -147,6 +154,11 @@ class Pipeline:
                     self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
         return self._adapters[provider]
 
+    def _capability_model(self, provider: str, model: str) -> str:
+        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
+        hint = getattr(self._adapter_for(provider), "capability_model", None)
+        return hint(model) if callable(hint) else model
+
     def _built_adapters(self) -> list[Adapter]:
         """The adapters this client made (and so must close), forgotten: a later call builds new ones."""
         with self._adapters_lock:
@@ -156,7 +168,8 @@ class Pipeline:
 
     def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        caps = self.learner.apply(provider, model, lookup(provider, model, self._overrides.get(provider)))
+        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
+        caps = self.learner.apply(provider, model, known)
         supported = modes(caps)
         if self.modes is None:
             return supported

@@ -25,18 +25,27 @@ from ._contract import (
     Closable,
     Finish,
     ProviderOptions,
+    ReasoningPiece,
     StreamingAdapter,
     TextPiece,
 )
+from ._presets import PRESETS
 
 _BUILTIN: dict[str, str] = {
     "openai": "llmrelay.adapters.openai:OpenAIAdapter",
+    "openai-responses": "llmrelay.adapters.openai_responses:OpenAIResponsesAdapter",
     "anthropic": "llmrelay.adapters.anthropic:AnthropicAdapter",
     "gemini": "llmrelay.adapters.gemini:GeminiAdapter",
     "groq": "llmrelay.adapters.groq:GroqAdapter",
     "openrouter": "llmrelay.adapters.openrouter:OpenRouterAdapter",
     "openai-compatible": "llmrelay.adapters.openai_compatible:OpenAICompatibleAdapter",
+    "azure": "llmrelay.adapters.azure:AzureOpenAIAdapter",
+    "azure-responses": "llmrelay.adapters.azure:AzureResponsesAdapter",
+    "vertex": "llmrelay.adapters.vertex:VertexAdapter",
+    "bedrock": "llmrelay.adapters.bedrock:BedrockAdapter",
+    "anthropic-vertex": "llmrelay.adapters.anthropic_vertex:AnthropicVertexAdapter",
 }
+_BUILTIN.update({provider: f"llmrelay.adapters.presets:{provider}" for provider in PRESETS})
 _registered: dict[str, type[Adapter] | str] = {}
 
 
@@ -82,6 +91,7 @@ __all__ = [
     "NativeCall",
     "ProviderOptions",
     "RawResponse",
+    "ReasoningPiece",
     "Request",
     "StreamingAdapter",
     "TextPiece",

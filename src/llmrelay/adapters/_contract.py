@@ -11,10 +11,11 @@ A streamed answer is a sequence of provider-neutral chunks; the pipeline assembl
 `RawResponse` that `send` would have returned, so both are read the same way:
 
 ```
-TextPiece("Hel") TextPiece("lo")                       text, in order (reasoning left out)
+ReasoningPiece("The user wants…")                       the model's reasoning, apart from the text
+TextPiece("Hel") TextPiece("lo")                       text, in order
 CallPiece(0, id="call_1", name="f") CallPiece(0, arguments='{"a"') CallPiece(0, arguments=': 1}')
 CallEnd(0)                                              the provider said call 0 is whole (optional)
-Finish(reason="tool_calls", usage=..., model=..., request_id=...)   facts about the answer, merged
+Finish(reason="tool_calls", usage=..., model=..., request_id=..., artifacts=...)   facts, merged
 ```
 """
 
@@ -22,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
-from .._envelope import Usage
+from .._envelope import Artifact, Usage
 from .._types import RawResponse, Request
 
 
@@ -40,12 +41,14 @@ class ProviderOptions:
     """Seconds to wait for an answer; None keeps the SDK's default."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra HTTP headers sent with every request."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
 
     def __repr__(self) -> str:
         key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
         return (
             f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
-            f"headers={sorted(self.headers)!r})"
+            f"headers={sorted(self.headers)!r}, extra={sorted(self.extra)!r})"  # Names only: a token may be there.
         )
 
 
@@ -113,6 +116,13 @@ class TextPiece:
 
 
 @dataclass(frozen=True)
+class ReasoningPiece:
+    """More of the model's reasoning (Anthropic thinking, Gemini thoughts, `reasoning` fields), never text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class CallPiece:
     """Part of a native tool call: the first piece of a call usually has its id and name."""
 
@@ -142,7 +152,9 @@ class Finish:
     usage: Usage | None = None
     model: str | None = None
     request_id: str | None = None
+    artifacts: tuple[Artifact, ...] = ()
+    """What the provider needs back on the next turn (see `Artifact`)."""
 
 
-Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish
+Chunk: TypeAlias = TextPiece | ReasoningPiece | CallPiece | CallEnd | Finish
 """Everything a streaming adapter yields."""

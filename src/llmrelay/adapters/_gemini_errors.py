@@ -33,16 +33,19 @@ from ._errors import redact, seconds, status_error, transport_error
 PROVIDER = "gemini"
 
 
-def to_error(exc: Exception, *, model: str, secret: str | None) -> ProviderError | None:
-    """Our error for an SDK or transport exception; None for anything else (a bug: let it show)."""
+def to_error(exc: Exception, *, model: str, secret: str | None, provider: str = PROVIDER) -> ProviderError | None:
+    """Our error for an SDK or transport exception; None for anything else (a bug: let it show).
+
+    `provider` is "vertex" when the same API is reached through Vertex AI.
+    """
     if isinstance(exc, genai_errors.APIError):
-        return _status_error(exc, model, secret)
+        return _status_error(exc, model, secret, provider)
     timeouts, connections = _transport_errors()
     if isinstance(exc, (*timeouts, *connections)):
         timeout = isinstance(exc, timeouts)  # Checked first: httpx's TimeoutException is a TransportError too.
-        return transport_error(exc, timeout=timeout, provider=PROVIDER, model=model, secret=secret)
+        return transport_error(exc, timeout=timeout, provider=provider, model=model, secret=secret)
     if isinstance(exc, genai_errors.UnknownApiResponseError):  # A 200 whose body is not JSON.
-        return ServerError(redact(str(exc), secret)[:500], provider=PROVIDER, model=model, status=200)
+        return ServerError(redact(str(exc), secret)[:500], provider=provider, model=model, status=200)
     return None
 
 
@@ -51,14 +54,14 @@ def lower(headers: Any) -> dict[str, str]:
     return {str(key).lower(): str(value) for key, value in (headers or {}).items()}
 
 
-def _status_error(exc: genai_errors.APIError, model: str, secret: str | None) -> ProviderError:
+def _status_error(exc: genai_errors.APIError, model: str, secret: str | None, provider: str) -> ProviderError:
     status = exc.code if isinstance(exc.code, int) else None
     message = str(exc.message or exc.status or f"HTTP {status}")
     headers = lower(getattr(exc.response, "headers", None))
     return status_error(
         message,
         status=status,
-        provider=PROVIDER,
+        provider=provider,
         model=model,
         headers=headers,
         body=exc.details,

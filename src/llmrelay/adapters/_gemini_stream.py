@@ -14,9 +14,9 @@ streamed object is a GenerateContentResponse:
 ```
 
 Calls come whole (one `CallPiece` with all the arguments, then `CallEnd`); parts marked
-`"thought": true` are not text. The answer is whole when a finish reason (or the array's `]`)
-came. Error answers are read into google-genai's `APIError` and mapped by `_gemini_errors`, as
-for `send`; an `{"error": ...}` object inside the stream too.
+`"thought": true` are reasoning (`ReasoningPiece`), not text. The answer is whole when a finish
+reason (or the array's `]`) came. Error answers are read into google-genai's `APIError` and
+mapped by `_gemini_errors`, as for `send`; an `{"error": ...}` object inside the stream too.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from google.genai import types
 
 from .._messages import new_call_id
 from ..errors import ProviderError
-from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._gemini_errors import PROVIDER, lower, to_error
 from ._signatures import SignatureMemory
 from ._sse import EventDecoder, ServerEvent
@@ -71,13 +71,15 @@ def http_module() -> Any:
     return importlib.import_module("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
 
 
-def status_failure(status: int, content: bytes, response: Any, *, model: str, secret: str | None) -> ProviderError:
+def status_failure(
+    status: int, content: bytes, response: Any, *, model: str, secret: str | None, provider: str = PROVIDER
+) -> ProviderError:
     """An error answer (status >= 400) as google-genai's `APIError` would be mapped."""
     try:
         body = json.loads(content)
     except ValueError:
         body = {"error": {"code": status, "message": content.decode("utf-8", "replace")[:500]}}
-    error = to_error(genai_errors.APIError(status, body, response), model=model, secret=secret)
+    error = to_error(genai_errors.APIError(status, body, response), model=model, secret=secret, provider=provider)
     assert error is not None  # An APIError always maps.
     return error
 
@@ -106,6 +108,7 @@ class GeminiStreamReader:
                 genai_errors.APIError(status if isinstance(status, int) else 500, dict(body)),
                 model=self.model,
                 secret=self.secret,
+                provider=self.provider,
             ) or ProviderError(str(error), provider=self.provider, model=self.model)
         candidates = body.get("candidates")
         candidate = candidates[0] if isinstance(candidates, list) and candidates else {}
@@ -138,7 +141,9 @@ class GeminiStreamReader:
             arguments_text = json.dumps(arguments if isinstance(arguments, Mapping) else {})
             return [CallPiece(index, call_id, str(call.get("name") or ""), arguments_text, signature), CallEnd(index)]
         text = part.get("text")
-        return [TextPiece(text)] if isinstance(text, str) and text and not part.get("thought") else []
+        if not isinstance(text, str) or not text:
+            return []
+        return [ReasoningPiece(text) if part.get("thought") else TextPiece(text)]
 
     def _finish(self, body: Mapping[str, Any], reason: Any) -> Finish:
         metadata = body.get("usageMetadata")

@@ -24,9 +24,11 @@ import json
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._effort import Reasoning, take_reasoning
 from .._envelope import ToolCall
 from .._messages import new_call_id
 from .._types import NativeCall, RawResponse, Request
@@ -35,10 +37,18 @@ from . import ProviderOptions
 from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
-from ._wire import chat_usage, message_text, status_in_error, thought_signature
+from ._wire import (
+    chat_usage,
+    message_reasoning,
+    message_text,
+    reasoning_details,
+    status_in_error,
+    thought_signature,
+)
 
 if TYPE_CHECKING:
     from ._contract import Chunk
+    from ._stream_io import Reader
 
 # --- response --------------------------------------------------------------------------------
 
@@ -54,11 +64,13 @@ def raw_response(provider: str, body: Any, *, model: str, request_id: str | None
         provider=provider,
         model=reported if isinstance(reported, str) and reported else model,
         text=message_text(message),
+        reasoning=message_reasoning(message),
         native_calls=tuple(_native_calls(message.get("tool_calls"))),
         finish_reason=choice.get("finish_reason"),
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
         body=body,
+        artifacts=reasoning_details(provider, message.get("reasoning_details")),
     )
 
 
@@ -148,7 +160,25 @@ class ChatCompletionsAdapter:
 
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body for `request`."""
-        return request_body(request, max_tokens_field=self.max_tokens_field, signature=self.signature)
+        return self.chat_body(request)
+
+    def chat_body(self, request: Request, *, strict: bool = True) -> dict[str, Any]:
+        """The Chat Completions body: `reasoning=` mapped (`reasoning_fields`), artifacts of this provider sent back."""
+        reasoning, params = take_reasoning(request.params)
+        fields = {} if reasoning is None else self.reasoning_fields(reasoning, request.model)
+        plain = replace(request, params=params)
+        body = request_body(
+            plain,
+            max_tokens_field=self.max_tokens_field,
+            strict=strict,
+            signature=self.signature,
+            provider=self.provider,
+        )
+        return {**body, **fields}
+
+    def reasoning_fields(self, reasoning: Reasoning, model: str) -> dict[str, Any]:
+        """`reasoning=` as body fields: OpenAI's `reasoning_effort` (reasoning cannot be turned off: nothing)."""
+        return {"reasoning_effort": reasoning.level} if reasoning.enabled else {}
 
     def signature(self, call: ToolCall) -> str | None:
         """The signature sent back with `call`: by default only one this adapter received for it.
@@ -165,6 +195,36 @@ class ChatCompletionsAdapter:
     def configure(self, client: Any) -> None:
         """Adjust a newly built SDK client; nothing by default."""
 
+    def endpoint(self, client: Any) -> Any:
+        """The SDK resource whose `create` makes the call: Chat Completions."""
+        return client.chat.completions
+
+    def create_arguments(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of `create` for `body`."""
+        return _create_arguments(body)
+
+    def stream_body(self, request: Request) -> dict[str, Any]:
+        """The request body of a stream: usage asked for where the API takes `stream_options`."""
+        body = {**self.build_body(request), "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
+        return body
+
+    def read_answer(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str) -> RawResponse:
+        """A decoded answer as a `RawResponse`, or the error it reports inside a 200."""
+        if (error := error_in_body(body)) is not None:
+            raise self._status_error(status_in_error(error), body, headers, model)
+        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
+        for call in raw.native_calls:
+            self._signatures.keep(call.id, call.signature)
+        return raw
+
+    def stream_reader(self, model: str, headers: Mapping[str, str]) -> Reader:
+        """The reader of this API's stream events."""
+        from ._openai_stream import ChatStreamReader
+
+        return ChatStreamReader(self, model, headers)
+
     # The call.
 
     def send(self, request: Request) -> RawResponse:
@@ -172,7 +232,7 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=False)
         try:
-            raw = client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
@@ -182,21 +242,21 @@ class ChatCompletionsAdapter:
         body = self.build_body(request)
         client = self._client(is_async=True)
         try:
-            raw = await client.chat.completions.with_raw_response.create(**_create_arguments(body))
+            raw = await self.endpoint(client).with_raw_response.create(**self.create_arguments(body))
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
         return self._read(raw.http_response, request.model)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_openai_stream`), or raise a `ProviderError`."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import chunks
 
         client = self._client(is_async=False)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 for chunk in chunks(http.iter_bytes(), reader, secret=self._secret):
                     self._keep_signature(chunk)
                     yield chunk
@@ -205,25 +265,19 @@ class ChatCompletionsAdapter:
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
-        from ._openai_stream import ChatStreamReader
         from ._stream_io import achunks
 
         client = self._client(is_async=True)
+        arguments = self.create_arguments(self.stream_body(request))
         try:
-            async with client.chat.completions.with_streaming_response.create(**self._stream_arguments(request)) as raw:
+            async with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
-                reader = ChatStreamReader(self, request.model, http.headers)
+                reader = self.stream_reader(request.model, http.headers)
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:
             raise self._sdk_error(exc, request.model) from exc
-
-    def _stream_arguments(self, request: Request) -> dict[str, Any]:
-        body = {**self.build_body(request), "stream": True}
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True, **body.get("stream_options", {})}
-        return _create_arguments(body)
 
     def _keep_signature(self, chunk: Chunk) -> None:
         signature = getattr(chunk, "signature", None)
@@ -254,7 +308,8 @@ class ChatCompletionsAdapter:
         if client is not None:
             await client.close()
 
-    def _new_client(self, is_async: bool) -> Any:
+    def client_options(self) -> dict[str, Any]:
+        """The SDK client's constructor arguments."""
         options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.
         if (base_url := self.base_url()) is not None:
             options["base_url"] = base_url
@@ -262,6 +317,10 @@ class ChatCompletionsAdapter:
             options["timeout"] = self.options.timeout
         if self.options.headers:
             options["default_headers"] = dict(self.options.headers)
+        return options
+
+    def _new_client(self, is_async: bool) -> Any:
+        options = self.client_options()
         try:
             client = self.client_classes[is_async](**options)
         except self.sdk.APIError.__mro__[1] as exc:  # OpenAIError, GroqError: the SDK found no API key.
@@ -289,12 +348,7 @@ class ChatCompletionsAdapter:
                 body=redact(http.text, self._secret),
                 headers=dict(headers),
             )
-        if (error := error_in_body(body)) is not None:
-            raise self._status_error(status_in_error(error), body, headers, model)
-        raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
-        for call in raw.native_calls:
-            self._signatures.keep(call.id, call.signature)
-        return raw
+        return self.read_answer(body, headers, model)
 
     def _sdk_error(self, exc: Exception, model: str) -> ProviderError:
         response = getattr(exc, "response", None)

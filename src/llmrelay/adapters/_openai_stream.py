@@ -22,10 +22,18 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._contract import CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from ._wire import chat_usage, message_text, status_in_error, thought_signature
+from ._wire import (
+    chat_usage,
+    merge_details,
+    message_reasoning,
+    message_text,
+    reasoning_details,
+    status_in_error,
+    thought_signature,
+)
 
 if TYPE_CHECKING:
     from ._openai_compat import ChatCompletionsAdapter
@@ -42,6 +50,7 @@ class ChatStreamReader:
         self.done = False
         self.finished = False
         self.request_id: str | None = None
+        self.details: list[dict[str, Any]] = []  # OpenRouter's reasoning_details so far
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -59,9 +68,14 @@ class ChatStreamReader:
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
         delta = choice.get("delta")
         if isinstance(delta, Mapping):
+            if reasoning := message_reasoning(delta):
+                chunks.append(ReasoningPiece(reasoning))
             if text := message_text(delta):
                 chunks.append(TextPiece(text))
             chunks += _call_pieces(delta.get("tool_calls"))
+            if delta.get("reasoning_details"):
+                merge_details(self.details, delta["reasoning_details"])
+                chunks.append(Finish(artifacts=reasoning_details(self.provider, self.details)))
         if (finish := self._finish(body, choice)) is not None:
             chunks.append(finish)
         return chunks

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._envelope import Usage
+from .._envelope import Artifact, Usage
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -40,6 +40,39 @@ def _is_text_part(part: Any) -> bool:
     return isinstance(part, Mapping) and part.get("type", "text") == "text" and isinstance(part.get("text"), str)
 
 
+REASONING_DETAILS = "reasoning_details"
+"""The `Artifact.kind` of OpenRouter's `reasoning_details`, sent back on the assistant turn as they came."""
+
+
+def message_reasoning(message: Mapping[str, Any]) -> str:
+    """The answer's reasoning text: Groq's and OpenRouter's `reasoning`, DeepSeek's `reasoning_content`."""
+    for name in ("reasoning", "reasoning_content"):
+        if isinstance(value := message.get(name), str) and value:
+            return value
+    return ""
+
+
+def reasoning_details(provider: str, details: Any) -> tuple[Artifact, ...]:
+    """OpenRouter's `reasoning_details` list as the artifact sent back with the turn (none if absent)."""
+    if not isinstance(details, list) or not details:
+        return ()
+    return (Artifact(provider, REASONING_DETAILS, tuple(dict(item) for item in details if isinstance(item, Mapping))),)
+
+
+def merge_details(pieces: list[dict[str, Any]], new: Any) -> None:
+    """Add a stream delta's `reasoning_details` to those so far: text of the same `index` concatenated."""
+    for item in new if isinstance(new, list) else ():
+        if not isinstance(item, Mapping):
+            continue
+        same = next((p for p in pieces if "index" in item and p.get("index") == item["index"]), None)
+        if same is None:
+            pieces.append(dict(item))
+            continue
+        for key, value in item.items():
+            grows = key in ("text", "summary", "data", "signature") and isinstance(same.get(key), str)
+            same[key] = same[key] + value if grows and isinstance(value, str) else value
+
+
 def thought_signature(call: Mapping[str, Any]) -> str | None:
     """Gemini's signature on a call from its OpenAI-compatible endpoint, `extra_content.google.thought_signature`."""
     google = _mapping(_mapping(call.get("extra_content")).get("google"))
@@ -53,7 +86,10 @@ def chat_usage(usage: Any) -> Usage:
         return Usage()
     prompt = int(usage.get("prompt_tokens") or 0)
     completion = int(usage.get("completion_tokens") or 0)
-    return Usage(prompt, completion, int(usage.get("total_tokens") or prompt + completion))
+    total = int(usage.get("total_tokens") or prompt + completion)
+    cached = _mapping(usage.get("prompt_tokens_details")).get("cached_tokens")
+    reasoning = _mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")
+    return Usage(prompt, completion, total, int(cached or 0), int(reasoning or 0))
 
 
 def status_in_error(error: Mapping[str, Any]) -> int | None:
@@ -67,6 +103,18 @@ def status_in_error(error: Mapping[str, Any]) -> int | None:
 # --- Anthropic ----------------------------------------------------------------------------------
 
 
+ANTHROPIC_FAMILY = "anthropic"
+"""The provider of Claude's artifacts, whichever platform served it: signatures are valid on all three."""
+THINKING = "thinking"
+"""The `Artifact.kind` of an answer's thinking blocks (signatures included), sent back as they came."""
+THINKING_BLOCKS = ("thinking", "redacted_thinking")
+
+
+def thinking_artifacts(blocks: list[Mapping[str, Any]]) -> tuple[Artifact, ...]:
+    """An answer's thinking blocks as the artifact sent back with it (none when there were none)."""
+    return (Artifact(ANTHROPIC_FAMILY, THINKING, tuple(dict(block) for block in blocks)),) if blocks else ()
+
+
 def anthropic_usage(usage: Any) -> Usage:
     """Anthropic's input (cache reads and writes included) and output tokens as `Usage`."""
     if not isinstance(usage, Mapping):
@@ -74,7 +122,10 @@ def anthropic_usage(usage: Any) -> Usage:
     prompt = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
     input_tokens = sum(int(usage.get(name) or 0) for name in prompt)
     output_tokens = int(usage.get("output_tokens") or 0)
-    return Usage(input_tokens, output_tokens, input_tokens + output_tokens)
+    read = int(usage.get("cache_read_input_tokens") or 0)
+    written = int(usage.get("cache_creation_input_tokens") or 0)
+    # Anthropic does not count thinking tokens apart: they are in output_tokens.
+    return Usage(input_tokens, output_tokens, input_tokens + output_tokens, read, 0, written)
 
 
 # --- Gemini -------------------------------------------------------------------------------------
@@ -84,5 +135,7 @@ def gemini_usage(metadata: Mapping[str, Any]) -> Usage:
     """Gemini's `usageMetadata` as `Usage`."""
     prompt = int(metadata.get("promptTokenCount") or 0)
     # Thinking tokens are billed as output and counted in the total, but not in candidates.
-    output = int(metadata.get("candidatesTokenCount") or 0) + int(metadata.get("thoughtsTokenCount") or 0)
-    return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output))
+    thoughts = int(metadata.get("thoughtsTokenCount") or 0)
+    output = int(metadata.get("candidatesTokenCount") or 0) + thoughts
+    cached = int(metadata.get("cachedContentTokenCount") or 0)
+    return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output), cached, thoughts)

@@ -25,6 +25,16 @@ for `max_tokens` and `stop_sequences`. Every other parameter, and `output_config
 the SDK's `extra_body`, so fields newer than the installed SDK (anthropic 0.x included) still reach
 the API unchanged.
 
+Reasoning: `reasoning=` becomes `thinking: {"type": "enabled", "budget_tokens": N}` (an effort
+through `_effort.EFFORT_BUDGETS`). Anthropic wants `max_tokens` above the budget: without one given,
+the budget plus `DEFAULT_MAX_TOKENS` is sent; a smaller one given is a `ConfigError`, and so is a
+forced `tool_choice` (Anthropic allows only auto and none while thinking). The answer's `thinking`
+text is `Completion.reasoning`; its `thinking` and `redacted_thinking` blocks, signatures included,
+are kept as one `Artifact` and sent back first in that assistant turn, as the API requires in a
+tool loop. Signatures are valid on Anthropic's API, Bedrock and Vertex AI alike
+(docs.claude.com/en/docs/build-with-claude/extended-thinking), so the artifact's provider is
+"anthropic" on all three.
+
 Usage: Anthropic's `input_tokens` leaves out cached prompt tokens; llmrelay's `input_tokens` adds
 `cache_creation_input_tokens` and `cache_read_input_tokens` back, so it is the whole prompt as on
 the other providers.
@@ -38,6 +48,8 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from .._content import Part, TextPart
+from .._effort import Reasoning, take_reasoning
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
 from .._tools import Tool
@@ -46,7 +58,7 @@ from ..errors import AuthenticationError, ConfigError, MissingDependencyError, P
 from . import ProviderOptions
 from ._errors import status_error, transport_error
 from ._schemas import for_anthropic
-from ._wire import anthropic_usage
+from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, thinking_artifacts
 
 if TYPE_CHECKING:
     from ._contract import Chunk
@@ -72,19 +84,40 @@ def build_body(request: Request) -> dict[str, Any]:
     """The JSON body of the Messages API call for `request`, in its mode."""
     native = request.mode == "native_tools"
     system, messages = convert_messages(request.messages if native else prepare_messages(request))
-    body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(request.params)}
+    reasoning, params = take_reasoning(request.params)
+    body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(params)}
     body.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    if reasoning is not None and reasoning.enabled:
+        _think(body, reasoning, given_max_tokens="max_tokens" in _params(params))
     if system:
         body["system"] = system
     if native and request.tools:
         body["tools"] = [_tool(tool) for tool in request.tools]
         if request.tool_choice is not None:
             body["tool_choice"] = _tool_choice(request.tool_choice)
+    if "thinking" in body and request.tool_choice not in (None, "auto", "none") and "tool_choice" in body:
+        raise ConfigError(
+            "anthropic: extended thinking allows only tool_choice 'auto' or 'none' (a forced tool is "
+            "refused while thinking); pass tool_choice='auto', or reasoning=None"
+        )
     if request.mode == "json_schema":
         schema = for_anthropic(response_schema(request))
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
         body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
     return body
+
+
+def _think(body: dict[str, Any], reasoning: Reasoning, *, given_max_tokens: bool) -> None:
+    """Turn on extended thinking, with `max_tokens` above the budget as Anthropic requires."""
+    budget = reasoning.budget
+    if not given_max_tokens:
+        body["max_tokens"] = budget + DEFAULT_MAX_TOKENS
+    elif body["max_tokens"] <= budget:
+        raise ConfigError(
+            f"anthropic: max_tokens ({body['max_tokens']}) must be above the thinking budget ({budget}): "
+            "raise max_tokens or lower reasoning="
+        )
+    body["thinking"] = {"type": "enabled", "budget_tokens": budget}
 
 
 def _params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,54 +165,96 @@ def convert_messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str,
 def _blocks(message: Message) -> list[dict[str, Any]]:
     if message.role == "tool":
         result: dict[str, Any] = {"type": "tool_result", "tool_use_id": _id(message.tool_call_id)}
-        if message.content:
+        if message.parts:
+            result["content"] = [content_block(part) for part in message.parts]
+        elif message.content:
             result["content"] = message.content
+        if message.is_error:
+            result["is_error"] = True
         return [result]
-    blocks: list[dict[str, Any]] = []
-    if message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
+    blocks: list[dict[str, Any]] = [
+        dict(block)
+        for artifact in message.artifacts
+        if artifact.provider == ANTHROPIC_FAMILY and artifact.kind == THINKING
+        for block in artifact.data
+    ]  # First: the API wants the thinking that preceded a tool_use back before it.
+    if message.parts:
+        blocks += [content_block(part) for part in message.parts if not _blank(part)]
+    elif message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
         blocks.append({"type": "text", "text": message.content})
     for call in message.tool_calls if message.role == "assistant" else ():
         blocks.append({"type": "tool_use", "id": _id(call.id), "name": call.name, "input": call.arguments})
     return blocks
 
 
+def content_block(part: Part) -> dict[str, Any]:
+    """A text, image or document block: media inline (`base64`) or by `url`."""
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    source = (
+        {"type": "url", "url": part.url}
+        if part.url is not None
+        else {"type": "base64", "media_type": part.media_type, "data": part.data}
+    )
+    block: dict[str, Any] = {"type": part.kind, "source": source}
+    if part.kind == "document" and part.filename:
+        block["title"] = part.filename
+    return block
+
+
+def _blank(part: Part) -> bool:
+    return isinstance(part, TextPart) and not part.text.strip()
+
+
 def _id(call_id: str | None) -> str:
     return portable_id(call_id, pattern=_ID_PATTERN, max_length=_ID_MAX_LENGTH, prefix="toolu_")
 
 
-def to_raw_response(body: Mapping[str, Any], *, model: str, request_id: str | None = None) -> RawResponse:
+def to_raw_response(
+    body: Mapping[str, Any], *, model: str, request_id: str | None = None, provider: str = PROVIDER
+) -> RawResponse:
     """A decoded Messages API answer as a `RawResponse`.
 
-    Text blocks are joined; thinking and redacted_thinking blocks are left out, and so are the
-    blocks of tools Anthropic runs itself (`server_tool_use` and their results).
+    Text blocks are joined; thinking is the reasoning, and its blocks (with their signatures) the
+    artifact sent back next turn; the blocks of tools Anthropic runs itself (`server_tool_use` and
+    their results) are left out.
     """
     texts: list[str] = []
+    thoughts: list[str] = []
+    thinking: list[Mapping[str, Any]] = []
     calls: list[NativeCall] = []
     for block in body.get("content") or ():
         if block.get("type") == "text":
             texts.append(block.get("text") or "")
+        elif block.get("type") in THINKING_BLOCKS:
+            thinking.append(block)
+            thoughts.append(block.get("thinking") or "")
         elif block.get("type") == "tool_use":
             calls.append(NativeCall(block["name"], block.get("input"), block.get("id") or new_call_id()))
     return RawResponse(
-        provider=PROVIDER,
+        provider=provider,
         model=body.get("model") or model,
         text="".join(texts),
+        reasoning="\n\n".join(thought for thought in thoughts if thought),
         native_calls=tuple(calls),
         finish_reason=body.get("stop_reason"),
         usage=anthropic_usage(body.get("usage")),
         request_id=request_id,
         body=dict(body),
+        artifacts=thinking_artifacts(thinking),
     )
 
 
-def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None) -> ProviderError:
+def to_error(
+    exc: anthropic.APIError, *, model: str, api_key: str | None = None, provider: str = PROVIDER
+) -> ProviderError:
     """The llmrelay error for an SDK error; the caller raises it `from exc`.
 
     The API key, if the message happened to contain it, is masked.
     """
     if not isinstance(exc, anthropic.APIStatusError):
         timeout = isinstance(exc, anthropic.APITimeoutError)
-        return transport_error(exc, timeout=timeout, provider=PROVIDER, model=model, secret=api_key)
+        return transport_error(exc, timeout=timeout, provider=provider, model=model, secret=api_key)
     body, headers = exc.body, exc.response.headers
     error = body.get("error") if isinstance(body, Mapping) else None
     error = error if isinstance(error, Mapping) else {}
@@ -187,7 +262,7 @@ def to_error(exc: anthropic.APIError, *, model: str, api_key: str | None = None)
     return status_error(
         str(error.get("message") or exc.message),
         status=exc.status_code,
-        provider=PROVIDER,
+        provider=provider,
         model=model,
         headers=headers,
         body=body,
@@ -201,11 +276,13 @@ class AnthropicAdapter:
     """Claude through the official `anthropic` SDK, with its own retries off."""
 
     provider: ClassVar[str] = PROVIDER
+    client_classes: ClassVar[tuple[type[Any], type[Any]]] = (anthropic.Anthropic, anthropic.AsyncAnthropic)
+    """The SDK's (sync, async) clients: Anthropic's API, or Claude on Bedrock or Vertex AI."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
-        self._client: anthropic.Anthropic | None = None
-        self._async_client: anthropic.AsyncAnthropic | None = None
+        self._client: Any = None
+        self._async_client: Any = None
         self._lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
 
     def __repr__(self) -> str:
@@ -217,7 +294,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model)
+        return _answer(response.http_response, request.model, self.provider)
 
     async def asend(self, request: Request) -> RawResponse:
         """The same, without blocking the event loop."""
@@ -225,7 +302,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = await async_client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model)
+        return _answer(response.http_response, request.model, self.provider)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_anthropic_stream`), or raise a `ProviderError`."""
@@ -238,6 +315,7 @@ class AnthropicAdapter:
             with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                reader.provider = self.provider
                 yield from chunks(http.iter_bytes(), reader, secret=self.options.api_key)
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
@@ -253,19 +331,20 @@ class AnthropicAdapter:
             ) as raw:
                 http = raw.http_response
                 reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                reader.provider = self.provider
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=self.options.api_key):
                     yield chunk
 
-    def _sync_sdk(self) -> anthropic.Anthropic:
+    def _sync_sdk(self) -> Any:
         with self._lock:
             if self._client is None:
-                self._client = _checked(anthropic.Anthropic(**self._client_options()))
+                self._client = self._checked(self.client_classes[0](**self._client_options()))
             return self._client
 
-    def _async_sdk(self) -> anthropic.AsyncAnthropic:
+    def _async_sdk(self) -> Any:
         with self._lock:
             if self._async_client is None:
-                self._async_client = _checked(anthropic.AsyncAnthropic(**self._client_options()))
+                self._async_client = self._checked(self.client_classes[1](**self._client_options()))
             return self._async_client
 
     def close(self) -> None:
@@ -295,12 +374,16 @@ class AnthropicAdapter:
             options["default_headers"] = dict(self.options.headers)
         return options
 
+    def _checked(self, client: Any) -> Any:
+        """The new SDK client, if it found credentials (hook: Bedrock and Vertex find theirs when signing)."""
+        return _checked(client)
+
     @contextmanager
     def _errors(self, model: str) -> Iterator[None]:
         try:
             yield
         except anthropic.APIError as exc:
-            raise to_error(exc, model=model, api_key=self.options.api_key) from exc
+            raise to_error(exc, model=model, api_key=self.options.api_key, provider=self.provider) from exc
         except ValueError as exc:
             # The SDK refuses, before sending, a non-streaming call that may run past 10 minutes.
             if "Streaming is" not in str(exc):
@@ -329,7 +412,7 @@ def _split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]
     return typed, extra or None
 
 
-def _answer(http_response: Any, model: str) -> RawResponse:
+def _answer(http_response: Any, model: str, provider: str = PROVIDER) -> RawResponse:
     """Read the answer's JSON ourselves rather than the SDK's parsed `Message`.
 
     An SDK older than a block type (thinking, server tools, ...) parses it into the wrong class, and
@@ -344,11 +427,11 @@ def _answer(http_response: Any, model: str) -> RawResponse:
     if not isinstance(body, Mapping):
         raise ServerError(
             "the answer is not a JSON object",
-            provider=PROVIDER,
+            provider=provider,
             model=model,
             status=http_response.status_code,
             request_id=headers.get("request-id"),
             body=http_response.text,
             headers=dict(headers),
         )
-    return to_raw_response(body, model=model, request_id=headers.get("request-id"))
+    return to_raw_response(body, model=model, request_id=headers.get("request-id"), provider=provider)

@@ -52,6 +52,8 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._content import MediaPart, Part, TextPart
+from .._effort import Reasoning, take_reasoning
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
@@ -111,7 +113,7 @@ class GeminiAdapter:
         try:
             response = self._sdk().models.generate_content(model=request.model, contents=contents, config=config)
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -124,7 +126,7 @@ class GeminiAdapter:
                 model=request.model, contents=contents, config=config
             )
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=self.options.api_key or _env_key())) is None:
+            if (error := to_error(exc, model=request.model, secret=self._secret(), provider=self.provider)) is None:
                 raise
             raise error from exc
         return self._raw(response, request.model)
@@ -139,13 +141,16 @@ class GeminiAdapter:
             with self._stream_client(is_async=False).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = http.read()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 yield from chunks(http.iter_bytes(), reader, secret=secret)
         except ProviderError:
             raise
         except Exception as exc:  # Connecting failed: the HTTP library's own exception.
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
 
@@ -159,16 +164,23 @@ class GeminiAdapter:
             async with self._stream_client(is_async=True).stream("POST", url, json=body, headers=headers) as http:
                 if http.status_code >= 400:
                     content = await http.aread()
-                    raise status_failure(http.status_code, content, http, model=request.model, secret=secret)
+                    raise status_failure(
+                        http.status_code, content, http, model=request.model, secret=secret, provider=self.provider
+                    )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
+                reader.provider = self.provider
                 async for chunk in achunks(http.aiter_bytes(), reader, secret=secret):
                     yield chunk
         except ProviderError:
             raise
         except Exception as exc:
-            if (error := to_error(exc, model=request.model, secret=secret)) is None:
+            if (error := to_error(exc, model=request.model, secret=secret, provider=self.provider)) is None:
                 raise
             raise error from exc
+
+    def _secret(self) -> str | None:
+        """The key to keep out of errors."""
+        return self.options.api_key or _env_key()
 
     def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
         from ._gemini_stream import request_body, stream_url
@@ -283,7 +295,10 @@ class GeminiAdapter:
                     turns.append(("user", []))
                 turns[-1][1].append(_result_part(message, names))
             else:
-                parts = [types.Part(text=message.content)] if message.content else []
+                if message.parts:
+                    parts = [content_part(part) for part in message.parts]
+                else:
+                    parts = [types.Part(text=message.content)] if message.content else []
                 if message.role == "assistant":
                     parts += self._call_parts(message, names, sentinel=sentinel)
                 if parts:  # Gemini refuses a turn with no parts; an empty turn says nothing anyway.
@@ -318,26 +333,28 @@ class GeminiAdapter:
         if not isinstance(body, Mapping):
             raise ServerError(
                 "the answer is not JSON" if body is None else "the answer is JSON but not an object",
-                provider=_PROVIDER,
+                provider=self.provider,
                 model=model,
                 status=200,  # The SDK raised for any other status.
                 request_id=headers.get("x-request-id"),
-                body=redact(str(text), self.options.api_key or _env_key()),
+                body=redact(str(text), self._secret()),
                 headers=headers,
             )
         candidate = _first(body.get("candidates"))
         texts: list[str] = []
+        thoughts: list[str] = []
         calls: list[NativeCall] = []
         for part in _items(_mapping(candidate.get("content")).get("parts")):
             if isinstance(function_call := part.get("functionCall"), Mapping):
                 calls.append(self._native_call(function_call, part.get("thoughtSignature")))
-            elif isinstance(text := part.get("text"), str) and not part.get("thought"):
-                texts.append(text)
+            elif isinstance(text := part.get("text"), str):
+                (thoughts if part.get("thought") else texts).append(text)
         blocked = _mapping(body.get("promptFeedback")).get("blockReason")  # No candidate: the prompt was.
         return RawResponse(
-            provider=_PROVIDER,
+            provider=self.provider,
             model=str(body.get("modelVersion") or model),
             text="".join(texts),
+            reasoning="".join(thoughts),
             native_calls=tuple(calls),
             finish_reason=_text_or_none(candidate.get("finishReason") or blocked),
             usage=gemini_usage(_mapping(body.get("usageMetadata"))),
@@ -377,12 +394,36 @@ def _result_part(message: Message, names: Mapping[str, str]) -> types.Part:
             "id: Gemini needs the tool's name (set `name` on the tool message)"
         )
     response = types.FunctionResponse(
-        id=_gemini_id(message.tool_call_id), name=name, response=_response_object(message.content)
+        id=_gemini_id(message.tool_call_id),
+        name=name,
+        response=_response_object(message.content, failed=message.is_error),
+        parts=[_response_media(part) for part in message.media] or None,
     )
     return types.Part(function_response=response)
 
 
-def _response_object(content: str) -> dict[str, Any]:
+def content_part(part: Part) -> types.Part:
+    """A text, image or document part: inline data (`inline_data`) or a URI (`file_data`)."""
+    if isinstance(part, TextPart):
+        return types.Part(text=part.text)
+    if part.url is not None:
+        return types.Part(file_data=types.FileData(file_uri=part.url, mime_type=part.media_type))
+    return types.Part(inline_data=types.Blob(mime_type=part.media_type, data=base64.b64decode(part.data or "")))
+
+
+def _response_media(part: MediaPart) -> types.FunctionResponsePart:
+    """An image a tool returned, inside its function response (Gemini 3's multimodal function responses)."""
+    if part.url is not None:
+        return types.FunctionResponsePart(
+            file_data=types.FunctionResponseFileData(file_uri=part.url, mime_type=part.media_type)
+        )
+    blob = types.FunctionResponseBlob(mime_type=part.media_type, data=base64.b64decode(part.data or ""))
+    return types.FunctionResponsePart(inline_data=blob)
+
+
+def _response_object(content: str, *, failed: bool = False) -> dict[str, Any]:
+    if failed:  # Gemini's documented key for a failed call: the model reads it as an error.
+        return {"error": content}
     try:
         value = json.loads(content)
     except ValueError:
@@ -428,11 +469,23 @@ def _tool_config(choice: ToolChoice) -> types.ToolConfig:
 
 
 def _generation_fields(params: Mapping[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    for key, value in params.items():
+    reasoning, rest = take_reasoning(params)
+    fields: dict[str, Any] = {} if reasoning is None else {"thinking_config": _thinking_config(reasoning)}
+    for key, value in rest.items():
         name = _RENAMED.get(key, key)
         fields[name] = [value] if name == "stop_sequences" and isinstance(value, str) else value
     return fields
+
+
+def _thinking_config(reasoning: Reasoning) -> types.ThinkingConfig:
+    """`reasoning=` as Gemini's thinking budget (0: off), with the thoughts asked back as reasoning.
+
+    A budget, not Gemini 3's `thinking_level`: the budget is accepted by 2.5 and 3 alike
+    (ai.google.dev/gemini-api/docs/thinking), so one mapping serves both.
+    """
+    if not reasoning.enabled:
+        return types.ThinkingConfig(thinking_budget=0)
+    return types.ThinkingConfig(thinking_budget=reasoning.budget, include_thoughts=True)
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -53,9 +53,10 @@ class OpenAICompatibleAdapter(ChatCompletionsAdapter):
     api_key_env: ClassVar[str] = "OPENAI_COMPATIBLE_API_KEY"
 
     def __init__(self, options: ProviderOptions) -> None:
-        if not options.base_url:
+        self.options = options
+        if not self.base_url():
             raise ConfigError(
-                "the openai-compatible provider needs base_url, the server's OpenAI-style endpoint "
+                f"the {self.provider} provider needs base_url, the server's OpenAI-style endpoint "
                 '(e.g. base_url="http://localhost:11434/v1" for Ollama)'
             )
         super().__init__(options)

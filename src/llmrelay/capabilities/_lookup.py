@@ -153,9 +153,11 @@ def parse_database(document: Mapping[str, Any], origin: str) -> dict[str, tuple[
 def _entries(row: Any, order: int, where: str) -> list[_Entry]:
     if not isinstance(row, Mapping):
         raise ConfigError(f"{where}: expected a table")
-    provider, patterns = row.get("provider"), row.get("pattern")
-    if not isinstance(provider, str) or not provider:
-        raise ConfigError(f"{where}: 'provider' must be a non-empty string")
+    providers, patterns = row.get("provider"), row.get("pattern")
+    if isinstance(providers, str):
+        providers = [providers]  # A list: providers that serve the same models (OpenAI's APIs, Azure).
+    if not isinstance(providers, list) or not providers or not all(isinstance(p, str) and p for p in providers):
+        raise ConfigError(f"{where}: 'provider' must be a non-empty string or list of strings")
     if isinstance(patterns, str):
         patterns = [patterns]
     if not isinstance(patterns, list) or not patterns or not all(isinstance(p, str) for p in patterns):
@@ -164,7 +166,7 @@ def _entries(row: Any, order: int, where: str) -> list[_Entry]:
     _check_facts(facts, where)
     for pattern in patterns:
         _check_pattern(pattern, where)
-    return [_Entry(provider.lower(), p.lower(), facts, order) for p in patterns]
+    return [_Entry(provider.lower(), p.lower(), facts, order) for provider in providers for p in patterns]
 
 
 def _check_patterns_of(provider: str, entries: list[_Entry], origin: str) -> None:
