@@ -129,7 +129,7 @@ class Artifact:
 _NO_USAGE = Usage()  # Immutable, so one shared default (cheaper than a factory on the hot path).
 
 
-Outcome = Literal["ok", "retry", "error", "repair", "exhausted", "truncated", "degraded"]
+Outcome = Literal["ok", "retry", "error", "repair", "exhausted", "truncated", "degraded", "skipped"]
 """What happened to one attempt (see `Attempt.outcome`)."""
 
 
@@ -147,7 +147,8 @@ class Attempt:
     """What happened: `ok` (the answer was accepted), `retry` (a transient failure, tried again),
     `error` (the call failed; the plan falls back or raises), `repair` (the answer had problems and
     the model was asked to fix them), `exhausted` (problems remained with no repairs left),
-    `truncated` (cut off at the token limit), `degraded` (a text-only answer after every step failed)."""
+    `truncated` (cut off at the token limit), `degraded` (a text-only answer after every step failed),
+    `skipped` (not called: the model lacks what the request needs, an image input say)."""
     reason: str | None = None
     """Why it did not simply succeed (the error, or the rejections), in words."""
     duration: float = 0.0

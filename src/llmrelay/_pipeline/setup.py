@@ -13,16 +13,18 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, get_args
 
+from .._effort import ReasoningLike, read_reasoning
 from .._envelope import MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
 from .._types import NamedTool, Request, ToolChoice
 from ..adapters import Adapter, ProviderOptions, adapter_class
-from ..capabilities import CapabilityLearner, Feature, lookup, modes
+from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .drive import adrive, drive
 from .flow import Call, Flow, Policy, record_retry, request_flow
+from .needs import able_steps, request_needs
 from .output import output_modes, output_spec
 from .plan import Step, plan
 from .repair import RepairTrigger, problems
@@ -75,6 +77,7 @@ class Pipeline:
         adapter: Adapter | None = None,
         max_steps: int | None = None,
         provider_options: Mapping[str, Any] | None = None,
+        reasoning: ReasoningLike = None,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -102,6 +105,9 @@ class Pipeline:
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
             provider_options: options only the model's provider reads (Azure's `api_version`,
                 `azure_ad_token_provider` and `model`; see docs/providers.md).
+            reasoning: how much the model reasons, on every request: "low", "medium", "high",
+                `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
+                None sends nothing (the provider's default). See docs/content.md.
         """
         if max_steps is not None:
             warnings.warn(
@@ -116,6 +122,8 @@ class Pipeline:
         self.mode = mode
         self.modes = tuple(modes) if modes else None
         self.params = dict(params or {})
+        if reasoning is not None:
+            self.params["reasoning"] = read_reasoning(reasoning)  # A bad value fails here, not on a call.
         self.fallback_models = [parse_model(m) for m in fallback_models]
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
@@ -166,11 +174,14 @@ class Pipeline:
             self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
         return built
 
+    def _capabilities(self, provider: str, model: str) -> Capabilities:
+        """What the model can do: the database, the config's overrides, minus what it refused."""
+        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
+        return self.learner.apply(provider, model, known)
+
     def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
-        caps = self.learner.apply(provider, model, known)
-        supported = modes(caps)
+        supported = modes(self._capabilities(provider, model))
         if self.modes is None:
             return supported
         return tuple(m for m in self.modes if m in supported) or ("text",)
@@ -202,10 +213,12 @@ class Pipeline:
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
+        read_reasoning(merged.get("reasoning"))  # A bad value is a ConfigError before any call.
         models = [(self.provider, self.model), *self.fallback_models]
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        steps = able_steps(steps, request_needs(conversation, merged), self._capabilities, trace)
 
         def build(step: Step) -> Request:
             request = Request(

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
+from ._responses_answer import failure, raw_response
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from .openai_responses import failure, raw_response
 
 if TYPE_CHECKING:
     from .openai_responses import OpenAIResponsesAdapter

@@ -39,6 +39,13 @@ class Capabilities:
     emits_special_tokens: bool = False
     """Hint: tool calls may arrive as raw chat-template tokens in the text (`<|python_tag|>`,
     `<|tool_call_begin|>`, `[TOOL_CALLS]`), typically from a server that does not parse them."""
+    reasoning: bool | None = None
+    """The model reasons and takes `reasoning=` (an effort or a budget). None: not known, sent anyway."""
+    vision: bool | None = None
+    """Images are accepted in the input. False: a request with an image is refused before sending
+    (or moves to a fallback model that has it); None: not known, sent anyway."""
+    pdf_input: bool | None = None
+    """PDF documents are accepted in the input; as `vision`."""
     context_window: int | None = None
     """Input plus output tokens the model accepts, when known."""
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
