@@ -59,7 +59,7 @@ def read_reasoning(value: Any) -> Reasoning | None:
         return value
     if value is True or value is False:
         return Reasoning(effort="medium") if value else Reasoning(enabled=False)
-    if value in EFFORT_BUDGETS:
+    if isinstance(value, str) and value in EFFORT_BUDGETS:
         return Reasoning(effort=value)
     if isinstance(value, Mapping) and set(value) == {"budget_tokens"}:
         budget = value["budget_tokens"]
