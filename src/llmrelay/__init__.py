@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._client import AsyncClient, Client
+from ._content import Document, Image
 from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
 from ._events import (
     ReasoningDelta,
@@ -53,7 +54,9 @@ __all__ = [
     "Config",
     "ConfigError",
     "ContentFilterError",
+    "Document",
     "FinishReason",
+    "Image",
     "LLMRelayError",
     "Message",
     "MissingDependencyError",
