@@ -177,6 +177,18 @@ def test_an_adapter_without_stream_is_streamed_from_its_whole_answer() -> None:
     assert [e.call for e in events if isinstance(e, ToolCallComplete)] == [ToolCall("get_weather", {"city": "Oslo"})]
 
 
+def test_reasoning_streams_apart_from_the_text_and_ends_on_the_completion() -> None:
+    # Issue 16: a <think> block is told as ReasoningDelta events, never as text.
+    text = '<think>Oslo, one call.</think>Sure. <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter([text]), mode="text")
+    events = list(client.stream("Weather in Oslo?", tools=[get_weather]))
+    result = final(events)
+    told = "".join(e.text for e in events if isinstance(e, llmrelay.ReasoningDelta))
+    assert told == result.reasoning == "Oslo, one call."
+    assert shown_text(events) == result.content == "Sure."
+    assert [e.call for e in events if isinstance(e, ToolCallComplete)] == [ToolCall("get_weather", {"city": "Oslo"})]
+
+
 def test_invalid_calls_are_not_repaired_after_a_stream_and_the_trace_says_so() -> None:
     fake = FakeAdapter([NativeCall("get_weather", '{"town": "Oslo"}', "call_1"), "never asked"])
     client = llmrelay.Client("openai:gpt-4o-mini", adapter=fake)

@@ -196,6 +196,36 @@ EARLY = [
 ]
 
 
+# Issue 16: every new format's closer shows its call before the answer ends.
+CLOSED_EARLY = {
+    "lfm2": "<|tool_call_start|>[a(x=1)]<|tool_call_end|> more",
+    "nemotron": '<TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLCALL> more',
+    "deepseek_dsml": '<｜DSML｜function_calls><｜DSML｜invoke name="a"></｜DSML｜invoke></｜DSML｜function_calls> more',
+    "minimax_m2": '<minimax:tool_call><invoke name="a"></invoke></minimax:tool_call> more',
+    "seed_oss": "<seed:tool_call><function=a></function></seed:tool_call> more",
+    "olmo3": "<function_calls>\na(x=1)\n</function_calls> more",
+    "gemma": "<|tool_call>call:a{x:1}<tool_call|> more",
+    "minicpm": '<function name="a"><param name="x">1</param></function> more',
+    "longcat": '<longcat_tool_call>\n{"name": "a", "arguments": {}}\n</longcat_tool_call> more',
+    "internlm": '<|action_start|><|plugin|>\n{"name": "a", "parameters": {}}<|action_end|> more',
+    "apertus": '<|tools_prefix|>[{"a": {}}]<|tools_suffix|> more',
+    "dots": '<dots_function_call>{"name": "a", "arguments": {}}</dots_function_call> more',
+    "step3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="a"></steptml:invoke>'
+    "<｜tool_call_end｜><｜tool_calls_end｜> more",
+    "glm": "<tool_calls>\n<tool_call>a<tool_sep>\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>\n"
+    "</tool_calls> more",
+}
+
+
+@pytest.mark.parametrize(("format", "answer"), CLOSED_EARLY.items(), ids=list(CLOSED_EARLY))
+def test_each_new_format_shows_its_call_when_its_construct_closes(format: str, answer: str) -> None:
+    parser = IncrementalParser()
+    early = [e for char in answer for e in parser.feed(char) if isinstance(e, ToolCallComplete)]
+    _, completion = parser.finish()
+    assert completion.format == format
+    assert [e.call for e in early] == completion.tool_calls != []
+
+
 # Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)
 EARLY_REASONING = [
     ("a think block streams, trimmed", "<think>\n The user wants Paris. \n</think>\nHi", "The user wants Paris."),

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from .._envelope import ModelError, RejectedCall
 from ._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
-from ._salvage import array_items
+from ._salvage import array_items, read_items
 from ._text import join_pieces
 from ._types import CallReading, Candidate, Parsed
 
@@ -203,7 +203,7 @@ def read_json_calls(body: str, where: str) -> list[CallReading]:
     if not isinstance(value, RejectedCall):
         return calls_in(value, where)
     if value.kind == "malformed" and (items := array_items(body)) is not None:  # Issue 16: item by item.
-        return [reading for item in items for reading in _item_calls(decode_json(item, where), where)]
+        return read_items(items, lambda item: _item_calls(decode_json(item, where), where))
     return [value]
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from .._envelope import RejectedCall
 from ._budget import TagBudget
 from ._calls import calls_in, decode_json, is_tool_name
-from ._salvage import array_items
+from ._salvage import array_items, read_items
 from ._text import cut_spans, skip_space
 from ._types import CallReading, Candidate, Parsed
 
@@ -234,9 +234,12 @@ def _read_lenient(body: str, interpret: Interpret, where: str) -> list[CallReadi
     if not isinstance(value, RejectedCall):
         return interpret([value])
     if value.kind == "malformed" and (items := array_items(body)) is not None:  # One bad item hides no other.
-        decoded = [decode_json(item, where) for item in items]
-        return [r for v in decoded for r in ([v] if isinstance(v, RejectedCall) else interpret([v]))]
+        return read_items(items, lambda item: _one_item(decode_json(item, where), interpret))
     return [value]
+
+
+def _one_item(value: object, interpret: Interpret) -> list[CallReading]:
+    return [value] if isinstance(value, RejectedCall) else interpret([value])
 
 
 def _read_lines(body: str, interpret: Interpret, where: str) -> list[CallReading]:

@@ -118,6 +118,24 @@ DSML_CASES = [
     plain("DSML: the tag named in prose", "DeepSeek V3.2 writes ｜DSML｜invoke tags; see the docs."),
 ]
 
+DOTS_CASES = [
+    Case(
+        "dots: invokes in its wrapper, values as text, prose before",
+        'Searching.\n<dots_function_call>\n<invoke name="search">\n<parameter name="query">weather in Shanghai</parameter>\n'
+        '<parameter name="limit">3</parameter>\n</invoke>\n</dots_function_call>',
+        [("search", {"query": "weather in Shanghai", "limit": "3"})],
+        content="Searching.",
+        format="dots",
+    ),
+    Case(
+        "dots: one JSON call in the wrapper",
+        '<dots_function_call>{"name": "get_time", "arguments": {"tz": "Asia/Shanghai"}}</dots_function_call>',
+        [("get_time", {"tz": "Asia/Shanghai"})],
+        format="dots",
+    ),
+    plain("dots: the wrapper named in prose", "dots.llm wraps calls in <dots_function_call> blocks."),
+]
+
 STEP = "step3"
 STEP_BEGIN = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
 
@@ -243,7 +261,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES + MINIMAX_CASES + DSML_CASES + STEP3_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES + MINIMAX_CASES + DSML_CASES + STEP3_CASES + DOTS_CASES, ids=lambda c: c.id)
 def test_anthropic_xml(case: Case) -> None:
     check(case)
 

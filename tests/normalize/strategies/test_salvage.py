@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from llmrelay import parse_response
 from llmrelay.normalize._salvage import array_items
 from tests.conftest import NO_BLOWUP_SECONDS
 
@@ -94,8 +95,16 @@ def test_array_items(body: str, items: list[str] | None) -> None:
     assert array_items(body) == items
 
 
-def test_array_items_is_linear() -> None:
+def test_array_items_is_linear_and_bounded() -> None:
     text = "[" + '{"a": "x\\"y"}, ' * 100_000 + "1]"
     started = time.perf_counter()
-    assert len(array_items(text) or []) == 100_001
+    assert len(array_items(text) or []) == 1_001  # MAX_CALLS items, and where the rest starts.
+    assert len(array_items(text, limit=200_000) or []) == 100_001
     assert time.perf_counter() - started < NO_BLOWUP_SECONDS
+
+
+def test_an_array_of_more_calls_than_the_limit_reports_the_rest() -> None:
+    text = "[TOOL_CALLS][" + f"{GOOD}, " * 1_500 + f"{BAD}]"
+    result = parse_response(text)
+    assert len(result.tool_calls) == 1_000
+    assert [r.kind for r in result.rejected] == ["malformed"] and "not read" in result.rejected[0].reason

@@ -58,6 +58,21 @@ CASES = [
     Case(
         "internlm2: the end token is missing", action(ONE).removesuffix("<|action_end|>"), [WEATHER], format="internlm"
     ),
+    Case(
+        "apertus: single-key objects, the key the tool's name",
+        'Checking.<|tools_prefix|>[{"get_weather": {"city": "Zürich"}}, {"get_time": {}}]<|tools_suffix|>',
+        [("get_weather", {"city": "Zürich"}), ("get_time", {})],
+        content="Checking.",
+        format="apertus",
+    ),
+    Case(
+        "apertus: an item that is no call does not hide the next",
+        '<|tools_prefix|>[{"a": 1, "b": 2}, ' + '{"get_weather": {"city": "Paris"}}]<|tools_suffix|>',
+        [WEATHER],
+        rejected=["malformed"],
+        format="apertus",
+    ),
+    plain("apertus: the token named in prose", "Apertus opens calls with <|tools_prefix|> then a list."),
     plain("internlm2: the tokens named in prose", "InternLM opens actions with <|action_start|><|plugin|>, then JSON."),
 ]
 

@@ -1,7 +1,7 @@
 """The built-in parsing strategies, one module per family of output formats."""
 
 from .._types import Strategy
-from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, MiniMaxXml, Step3Xml
+from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
@@ -26,7 +26,7 @@ from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
 from .special_tokens import SpecialTokenSections
-from .tagged_json import InternLmAction, LongCatToolCall
+from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall
 
 # Most specific first: a loose strategy must never see text a strict one can read.
 DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
@@ -51,6 +51,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # The same <invoke> markup, each with its own rule for values written as text.
     DeepSeekDsml(),
     MiniMaxXml(),
+    DotsXml(),
     AnthropicInvoke(),
     SeedOssXml(),
     Qwen3CoderXml(),
@@ -62,6 +63,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     NemotronToolCall(),
     LongCatToolCall(),
     InternLmAction(),
+    ApertusTools(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -77,9 +79,11 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
 __all__ = [
     "DEFAULT_STRATEGIES",
     "AnthropicInvoke",
+    "ApertusTools",
     "CommandRAction",
     "DeepSeekDsml",
     "DeepSeekTokens",
+    "DotsXml",
     "EmbeddedJson",
     "FencedJson",
     "Functionary",

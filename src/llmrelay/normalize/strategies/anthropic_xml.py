@@ -53,7 +53,7 @@ from typing import Any
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
 from .._calls import call_from_parts, is_tool_name, named
-from .._tags import NextOccurrence, json_or_text, to_parsed
+from .._tags import NextOccurrence, json_or_text, parse_tagged_json, to_parsed
 from .._text import join_pieces
 from .._types import CallReading, Parsed, TextArguments
 
@@ -68,6 +68,8 @@ _WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_calls?)\s*>")
 _PARAM_OPEN = re.compile(rf"<{_PREFIX}parameter\b([^<>]*)>")
 _PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
 _STRING_ATTR = re.compile(r"""\bstring\s*=\s*["']?(true|false)""")
+_DOTS_OPEN = "<dots_function_call>"
+_DOTS_TAGS = re.compile(r"</?dots_function_call>")
 # Step3's DeepSeek-style tokens around its invokes, and the call type written between two of them.
 _STEP3_TOKENS = re.compile(r"<｜tool_calls?_(?:begin|end)｜>(?:\s*function\s*<｜tool_sep｜>)?|<｜tool_sep｜>")
 _NAME_ATTR = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
@@ -133,6 +135,24 @@ class Step3Xml(AnthropicInvoke):
         parsed = read_invokes(text, as_text=True)
         if parsed is not None:
             parsed.text = join_pieces(_STEP3_TOKENS.split(parsed.text))
+        return parsed
+
+
+class DotsXml(AnthropicInvoke):
+    """dots.llm's `<dots_function_call>` blocks: `<invoke>` calls (values as text) or one JSON call."""
+
+    name = "dots"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the dots wrapper occurs."""
+        return _DOTS_OPEN in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read the invokes, values as text (SGLang's `dots_detector.py`), else the JSON calls."""
+        parsed = read_invokes(text, as_text=True)
+        if parsed is None:
+            return parse_tagged_json(text, _DOTS_OPEN, "</dots_function_call>")
+        parsed.text = join_pieces(_DOTS_TAGS.split(parsed.text))
         return parsed
 
 

@@ -8,9 +8,12 @@ The shape is the one the Llama 3.2 chat template asks for (`[func_name1(param_na
 param_name2=value2...), func_name2(params)]`) and vLLM's `tool_parsers/pythonic_tool_parser.py`
 reads: the whole output is parsed with Python's `ast`, it must be a list of calls, and each
 argument must be a keyword with a literal value. Nothing is ever evaluated: each value goes
-through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write.
-Dotted names (`module.func`) are kept as written. Llama 4's `<|python_start|>` wrapper is a
-special token, read by `LlamaPythonTag` before this strategy.
+through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write
+(a set becomes a list). What models get wrong is put right once, as the engines' LFM2 readers do:
+raw newlines or NUL bytes inside a string, zero-padded integers (`07`). One element that still
+cannot be read is rejected alone; the others are read. Dotted names (`module.func`) are kept
+as written. Llama 4's `<|python_start|>` wrapper is a special token, read by `LlamaPythonTag`
+before this strategy.
 
 Prose that merely contains such a list is not this format: only a whole answer is read.
 """
@@ -18,6 +21,7 @@ Prose that merely contains such a list is not this format: only a whole answer i
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Any
 
@@ -33,6 +37,9 @@ _MAX_CODE = 20_000
 # never retries from inside an unterminated string (linear time).
 _STRING = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""")
 _JSON_NAMES = {"true": True, "false": False, "null": None}
+# A string literal (raw newlines allowed: that is what is put right), or the zeros of a
+# zero-padded integer outside strings (`month=07`). See `_recover`.
+_RECOVERABLE = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.])0+(?=[1-9][0-9]*(?![\w.]))""", re.DOTALL)
 
 
 class PythonicCalls:
@@ -58,7 +65,7 @@ def _parse_list(source: str) -> Parsed | None:
         reason = f"the call list has more than {_MAX_CODE} characters of code outside string literals"
         return _rejected(source, reason, "malformed")
     try:
-        tree = ast.parse(source, mode="eval")
+        tree = _parse_python(source)
     except SyntaxError as exc:
         if _cut_off(exc):
             return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
@@ -69,6 +76,37 @@ def _parse_list(source: str) -> Parsed | None:
         return None
     readings = [_read_element(index, element) for index, element in enumerate(tree.body.elts, 1)]
     return Parsed.from_readings(readings, text="")
+
+
+def _parse_python(source: str) -> ast.Expression:
+    """`source` parsed as a Python expression, or once more after `_recovered` when it is not one.
+
+    Raises:
+        SyntaxError, ValueError: as `ast.parse`, for the source as written.
+    """
+    try:
+        return ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError):
+        recovered = _RECOVERABLE.sub(_recover, source)
+        if recovered == source:
+            raise
+        try:
+            return ast.parse(recovered, mode="eval")
+        except (SyntaxError, ValueError):
+            pass
+        raise
+
+
+def _recover(match: re.Match[str]) -> str:
+    """One piece of what models get wrong in Python, put right (as SGLang's and vLLM's LFM2 readers do).
+
+    Raw control characters inside a string literal (a multi-line shell command, a NUL byte) are
+    escaped, so the string keeps its exact value; a zero-padded integer (`07`) loses its zeros.
+    """
+    string = match.group(1)
+    if string is None:
+        return ""  # The zeros before a zero-padded integer.
+    return string.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\x00", "\\x00")
 
 
 def read_call_list(source: str) -> list[CallReading] | None:
@@ -184,12 +222,19 @@ def _dotted_name(node: ast.expr) -> str | None:
 
 
 class _JsonNames(ast.NodeTransformer):
-    """`true`, `false` and `null`, as models write them, become the constants they mean."""
+    """`true`, `false` and `null` become the constants they mean, and a set a list.
+
+    Models write JSON's literals in Python calls; JSON has no sets, so the items are kept in the
+    order written.
+    """
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in _JSON_NAMES:
             return ast.copy_location(ast.Constant(_JSON_NAMES[node.id]), node)
         return node
+
+    def visit_Set(self, node: ast.Set) -> ast.expr:
+        return ast.copy_location(ast.List([self.visit(item) for item in node.elts], ast.Load()), node)
 
 
 def _literal(node: ast.expr) -> Any:
@@ -198,7 +243,9 @@ def _literal(node: ast.expr) -> Any:
 
 
 def _as_json(value: Any) -> Any:
-    """Tuples become lists; values JSON cannot hold (sets, bytes, complex numbers) are refused."""
+    """Tuples become lists; values JSON cannot hold (sets, bytes, complex numbers, `1e999`) are refused."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise TypeError(f"{value} is not a JSON number")  # `1e999` overflows to inf; JSON has no inf.
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):

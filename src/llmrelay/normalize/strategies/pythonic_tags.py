@@ -47,6 +47,9 @@ class Lfm2ToolCalls:
         budget = TagBudget()
         for block in tag_blocks(text, _LFM2_OPEN, _LFM2_CLOSE, r"\[{A-Za-z_", budget):
             body = text[block.body_start : block.body_end].strip()
+            if block.closed and not body.strip("[] \n"):
+                spans.append((block.start, block.end))  # `[]`: the model called nothing; markup all the same.
+                continue
             if body.startswith(("{", "[{", "[ {", "[\n{")):
                 found: list[CallReading] | None = read_json_calls(body, f"in {_LFM2_OPEN}")
             else:
@@ -54,7 +57,7 @@ class Lfm2ToolCalls:
             if found is not None:
                 readings.extend(found)
                 spans.append((block.start, block.end))
-        return to_parsed(text, spans, readings, budget) if readings else None
+        return to_parsed(text, spans, readings, budget) if spans else None
 
 
 class Olmo3FunctionCalls:

@@ -1,4 +1,4 @@
-"""JSON calls between a model's own open and close tags: LongCat and InternLM2.
+"""JSON calls between a model's own open and close tags: LongCat, InternLM2 and Apertus.
 
 LongCat-Flash writes one call object per `<longcat_tool_call>` block, blocks back to back
 (SGLang's `longcat_detector.py`, vLLM's `longcat_tool_parser.py`)::
@@ -13,14 +13,26 @@ InternLM2 / InternLM2.5 write an action to the `plugin` recipient (vLLM's
     Let me check.<|action_start|><|plugin|>
     {"name": "get_weather", "parameters": {"city": "Paris"}}<|action_end|>
 
+Apertus (2509) writes a list of single-key objects, the key the tool's name and its value the
+arguments (SGLang's `apertus2509_detector.py`, vLLM's `apertus_tool_parser.py`)::
+
+    <|tools_prefix|>[{"get_weather": {"city": "Paris"}}, {"get_time": {}}]<|tools_suffix|>
+
 Read like every tagged-JSON format (see `_tags.parse_tagged_json`): several blocks, a missing
 close tag, lenient JSON, one unreadable block never hiding the others.
 """
 
 from __future__ import annotations
 
-from .._tags import parse_tagged_json
-from .._types import Parsed
+from typing import Any
+
+from ..._envelope import RejectedCall
+from .._budget import TagBudget
+from .._calls import call_from_parts, is_tool_name
+from .._tags import parse_tagged_json, read_json_block, tag_blocks, to_parsed
+from .._types import CallReading, Parsed
+
+_APERTUS_OPEN, _APERTUS_CLOSE = "<|tools_prefix|>", "<|tools_suffix|>"
 
 
 class LongCatToolCall:
@@ -49,3 +61,41 @@ class InternLmAction:
     def parse(self, text: str) -> Parsed | None:
         """Read every action; None when no action holds JSON."""
         return parse_tagged_json(text, "<|action_start|><|plugin|>", "<|action_end|>")
+
+
+class ApertusTools:
+    """`<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Swiss AI Apertus)."""
+
+    name = "apertus"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the open token occurs."""
+        return _APERTUS_OPEN in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read every block; None when no block holds JSON."""
+        spans: list[tuple[int, int]] = []
+        readings: list[CallReading] = []
+        budget = TagBudget()
+        where = f"after {_APERTUS_OPEN}"
+        for block in tag_blocks(text, _APERTUS_OPEN, _APERTUS_CLOSE, r"\[{", budget):
+            found = read_json_block(text, block, _apertus_calls, where)
+            if found is not None:
+                readings.extend(found[0])
+                spans.append((block.start, found[1]))
+        return to_parsed(text, spans, readings, budget) if readings else None
+
+
+def _apertus_calls(values: list[Any]) -> list[CallReading]:
+    """Single-key objects `{"NAME": arguments}`, alone or in lists."""
+    items = [item for value in values for item in (value if isinstance(value, list) else [value])]
+    return [_apertus_call(item) for item in items]
+
+
+def _apertus_call(item: Any) -> CallReading:
+    if isinstance(item, dict) and len(item) == 1:
+        name, arguments = next(iter(item.items()))
+        if is_tool_name(name):
+            return call_from_parts(name, arguments)
+    reason = f'an item after {_APERTUS_OPEN} is not one {{"NAME": arguments}} object'
+    return RejectedCall(None, item, reason, "malformed")
