@@ -3,8 +3,9 @@
 Run: python benchmarks/call_overhead.py [--check]
 
 1. The same request with one tool, answered by the same mocked HTTP response (respx, no network),
-   made N times through the raw SDK and through `llmrelay.Client.complete`, for OpenAI and
-   Anthropic. Target: overhead under 10% of the raw call, or under 150 µs, whichever is larger.
+   made N times through the raw SDK and through `llmrelay.Client.complete`, for OpenAI (Chat
+   Completions and the Responses API) and Anthropic. Target: overhead under 10% of the raw call,
+   or under 150 µs, whichever is larger.
 2. `python -c "import llmrelay"` against `python -c pass`. Target: under 60 ms more.
 
 Timings are the best of several repeats. With --check the script exits 1 when a target is missed.
@@ -67,6 +68,24 @@ ANTHROPIC_ANSWER = {
 }
 
 
+RESPONSES_ANSWER = {
+    "id": "resp_1",
+    "object": "response",
+    "status": "completed",
+    "model": "gpt-5-2025-08-07",
+    "output": [
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "get_weather",
+            "arguments": '{"city": "Paris"}',
+        }
+    ],
+    "usage": {"input_tokens": 50, "output_tokens": 10, "total_tokens": 60},
+}
+
+
 def best_of(function: Callable[[], object], repeat: int = 5) -> float:
     """Seconds per call: the best of `repeat` runs of CALLS calls."""
     return min(timeit.repeat(function, number=CALLS, repeat=repeat)) / CALLS
@@ -81,6 +100,19 @@ def openai_pair() -> tuple[Callable[[], object], Callable[[], object]]:
 
     def sdk() -> object:
         return raw.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES, tools=[tool])  # type: ignore[arg-type, list-item]
+
+    return sdk, lambda: client.complete(MESSAGES, tools=[WEATHER])
+
+
+def responses_pair() -> tuple[Callable[[], object], Callable[[], object]]:
+    import openai
+
+    raw = openai.OpenAI(api_key="sk-bench", max_retries=0)
+    tool = {"type": "function", **WEATHER, "strict": False}
+    client = llmrelay.Client("openai-responses:gpt-5", api_key="sk-bench")
+
+    def sdk() -> object:
+        return raw.responses.create(model="gpt-5", input=MESSAGES, tools=[tool])  # type: ignore[arg-type, list-item]
 
     return sdk, lambda: client.complete(MESSAGES, tools=[WEATHER])
 
@@ -103,7 +135,13 @@ def call_overhead() -> list[tuple[str, float, float]]:
     with mock_http() as router:
         router.post("https://api.openai.com/v1/chat/completions").respond(200, json=OPENAI_ANSWER)
         router.post("https://api.anthropic.com/v1/messages").respond(200, json=ANTHROPIC_ANSWER)
-        for label, make in (("OpenAI, 1 tool call", openai_pair), ("Anthropic, 1 tool call", anthropic_pair)):
+        router.post("https://api.openai.com/v1/responses").respond(200, json=RESPONSES_ANSWER)
+        pairs = (
+            ("OpenAI, 1 tool call", openai_pair),
+            ("OpenAI Responses, 1 call", responses_pair),
+            ("Anthropic, 1 tool call", anthropic_pair),
+        )
+        for label, make in pairs:
             sdk, relay = make()
             relay(), sdk()  # Warm up: lazy imports and client construction are not per-call costs.
             rows.append((label, best_of(sdk), best_of(relay)))

@@ -347,7 +347,9 @@ def streamed(body: str) -> tuple[list[llmrelay.StreamEvent], llmrelay.Completion
     events: list[llmrelay.StreamEvent] = []
     with mock_http() as router:
         router.post(URL).respond(200, text=body, headers={"content-type": "text/event-stream"})
-        client = llmrelay.Client("openai-responses:gpt-5", api_key=FAKE_KEY, learner=CapabilityLearner(), max_plan_steps=1)
+        client = llmrelay.Client(
+            "openai-responses:gpt-5", api_key=FAKE_KEY, learner=CapabilityLearner(), max_plan_steps=1
+        )
         try:
             events += client.stream([USER_TURN], tools=[WEATHER])
         except errors.ProviderError as exc:

@@ -104,7 +104,7 @@ class Pipeline:
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
             provider_options: options only the model's provider reads (Azure's `api_version`,
-                `azure_ad_token_provider` and `model`; see docs/providers.md).
+                `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
             reasoning: how much the model reasons, on every request: "low", "medium", "high",
                 `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
                 None sends nothing (the provider's default). See docs/content.md.

@@ -153,7 +153,7 @@ class Finish:
     model: str | None = None
     request_id: str | None = None
     artifacts: tuple[Artifact, ...] = ()
-    """What the provider needs back on the next turn (see `Artifact`)."""
+    """What the provider needs back on the next turn (see `llmrelay.Artifact`)."""
 
 
 Chunk: TypeAlias = TextPiece | ReasoningPiece | CallPiece | CallEnd | Finish
