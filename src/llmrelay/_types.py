@@ -77,6 +77,8 @@ class Request:
     """For json_schema mode: the JSON schema the answer must follow."""
     schema_name: str = "envelope"
     """For json_schema mode: the schema's name (OpenAI requires one)."""
+    cache: bool = False
+    """Mark prompt-cache breakpoints where the provider needs them (Anthropic); others cache by themselves."""
 
 
 @dataclass(frozen=True)

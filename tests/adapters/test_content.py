@@ -350,3 +350,45 @@ def test_image_and_document_helpers(tmp_path: Path) -> None:
         "type": "file",
         "file": {"url": "https://example.com/a.pdf"},
     }
+
+
+# --- prompt caching ------------------------------------------------------------------------------
+
+EPHEMERAL = {"type": "ephemeral"}
+
+
+def test_anthropic_cache_breakpoints_on_tools_system_and_the_conversations_prefix() -> None:
+    conversation = [
+        {"role": "system", "content": "You are terse."},
+        {"role": "user", "content": "Take a photo"},
+        {"role": "assistant", "content": "", "tool_calls": [CALL]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "done"},
+        {"role": "assistant", "content": "Taken."},
+        {"role": "user", "content": "Another"},
+    ]
+    body = sent("anthropic:claude-sonnet-4-6", conversation, tools=[snap], cache=True)
+    assert body["tools"][-1]["cache_control"] == EPHEMERAL
+    assert body["system"] == [{"type": "text", "text": "You are terse.", "cache_control": EPHEMERAL}]
+    marked = [
+        (index, block["type"])
+        for index, turn in enumerate(body["messages"])
+        for block in turn["content"]
+        if "cache_control" in block
+    ]
+    assert marked == [(2, "tool_result"), (4, "text")]  # The previous user turn, and the last one.
+    assert json.dumps(body).count('"cache_control"') == 4  # Anthropic's limit.
+
+
+@pytest.mark.parametrize("model", ["openai:gpt-4o", "gemini:gemini-2.5-flash", "groq:llama-3.3-70b-versatile"])
+def test_cache_is_a_no_op_where_caching_is_automatic(model: str) -> None:
+    body = sent(model, "hi", cache=True)
+    assert "cache" not in json.dumps(body).replace("cachedContent", "")
+
+
+def test_cache_per_call_overrides_the_client() -> None:
+    client = llmrelay.Client("anthropic:claude-sonnet-4-6", api_key="k", cache=True, learner=CapabilityLearner())
+    with mock_http() as router:
+        router.post(URLS["anthropic"]).respond(200, json=ANSWERS["anthropic"])
+        client.complete([{"role": "system", "content": "S"}, {"role": "user", "content": "hi"}], cache=False)
+        body = json.loads(router.calls[0].request.content)
+    assert "cache_control" not in json.dumps(body)

@@ -78,6 +78,7 @@ class Pipeline:
         max_steps: int | None = None,
         provider_options: Mapping[str, Any] | None = None,
         reasoning: ReasoningLike = None,
+        cache: bool = False,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -108,6 +109,9 @@ class Pipeline:
             reasoning: how much the model reasons, on every request: "low", "medium", "high",
                 `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
                 None sends nothing (the provider's default). See docs/content.md.
+            cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
+                tools, system, the conversation's stable prefix); a no-op where caching is
+                automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
         """
         if max_steps is not None:
             warnings.warn(
@@ -122,6 +126,8 @@ class Pipeline:
         self.mode = mode
         self.modes = tuple(modes) if modes else None
         self.params = dict(params or {})
+        if cache:
+            self.params["cache"] = True
         if reasoning is not None:
             self.params["reasoning"] = read_reasoning(reasoning)  # A bad value fails here, not on a call.
         self.fallback_models = [parse_model(m) for m in fallback_models]
@@ -213,6 +219,7 @@ class Pipeline:
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
+        cache = bool(merged.pop("cache", False))  # Not a provider parameter: the request says it.
         read_reasoning(merged.get("reasoning"))  # A bad value is a ConfigError before any call.
         models = [(self.provider, self.model), *self.fallback_models]
         forced = mode or self.mode or (None if tools or spec else "text")
@@ -229,6 +236,7 @@ class Pipeline:
                 tool_choice=choice,
                 params=merged,
                 response_schema=default_response_schema(step.mode, tools),
+                cache=cache,
             )
             return request if spec is None else spec.request(request)
 

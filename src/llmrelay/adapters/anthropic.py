@@ -100,11 +100,42 @@ def build_body(request: Request) -> dict[str, Any]:
             "anthropic: extended thinking allows only tool_choice 'auto' or 'none' (a forced tool is "
             "refused while thinking); pass tool_choice='auto', or reasoning=None"
         )
+    if request.cache:
+        mark_cache_breakpoints(body)
     if request.mode == "json_schema":
         schema = for_anthropic(response_schema(request))
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
         body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
     return body
+
+
+CACHE_BREAKPOINTS = 4
+"""Anthropic's limit of `cache_control` breakpoints per request (prompt-caching docs)."""
+_EPHEMERAL = {"type": "ephemeral"}
+
+
+def mark_cache_breakpoints(body: dict[str, Any]) -> None:
+    """Place `cache_control` breakpoints where they pay off, at most `CACHE_BREAKPOINTS`.
+
+    The cache is a prefix in the order tools, system, messages; a breakpoint caches everything
+    before it. So: the last tool (the tools rarely change), the system prompt, and in the
+    conversation the last block of the last turn (this request writes the prefix) and of the
+    user turn before it (read back from the previous request). Prompts under the model's minimum
+    (1024 tokens on most models) are simply not cached; the API does not refuse them.
+    """
+    marked: list[dict[str, Any]] = []
+    if body.get("tools"):
+        marked.append(body["tools"][-1])
+    if isinstance(body.get("system"), str):
+        body["system"] = [{"type": "text", "text": body["system"]}]
+    if body.get("system"):
+        marked.append(body["system"][-1])
+    users = [turn for turn in body["messages"] if turn["role"] == "user" and turn["content"]]
+    turns = [body["messages"][-1], *users[-2:-1]] if body["messages"] else []
+    marked += [turn["content"][-1] for turn in turns if turn["content"]]
+    for block in marked[:CACHE_BREAKPOINTS]:
+        if block.get("type") not in ("thinking", "redacted_thinking"):  # Those take no cache_control.
+            block["cache_control"] = dict(_EPHEMERAL)
 
 
 def _think(body: dict[str, Any], reasoning: Reasoning, *, given_max_tokens: bool) -> None:
