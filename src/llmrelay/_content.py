@@ -23,6 +23,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 MediaKind = Literal["image", "document"]
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+"""The image types every provider with vision takes (OpenAI, Anthropic, Gemini, Groq)."""
+DOCUMENT_TYPES = ("application/pdf",)
+"""The document types sent as documents: PDF, the one every provider with document input reads."""
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,15 @@ def _media(kind: MediaKind, url: Any, *, detail: Any = None, filename: Any = Non
         header, comma, data = url.partition(",")
         if not comma or not header.endswith(";base64"):
             raise ValueError(f"a data: URL must be base64 ('data:<type>;base64,<data>'), got {url[:40]!r}…")
-        media_type = header[5:-7] or "application/octet-stream"
-        return MediaPart(kind, media_type, data=data, detail=detail, filename=filename)
-    guessed = mimetypes.guess_type(url.split("?", 1)[0])[0]
-    default = "image/jpeg" if kind == "image" else "application/pdf"
-    return MediaPart(kind, guessed or default, url=url, detail=detail, filename=filename)
+        part = MediaPart(kind, header[5:-7] or "?", data=data, detail=detail, filename=filename)
+    else:
+        guessed = mimetypes.guess_type(url.split("?", 1)[0])[0]
+        default = "image/jpeg" if kind == "image" else "application/pdf"
+        part = MediaPart(kind, guessed or default, url=url, detail=detail, filename=filename)
+    accepted = IMAGE_TYPES if kind == "image" else DOCUMENT_TYPES
+    if part.media_type not in accepted:
+        raise ValueError(f"an {kind} of type {part.media_type!r} is not accepted: use {', '.join(accepted)}")
+    return part
 
 
 class Image:

@@ -392,3 +392,36 @@ def test_cache_per_call_overrides_the_client() -> None:
         client.complete([{"role": "system", "content": "S"}, {"role": "user", "content": "hi"}], cache=False)
         body = json.loads(router.calls[0].request.content)
     assert "cache_control" not in json.dumps(body)
+
+
+# --- size and type checks before sending ----------------------------------------------------------
+
+
+def test_an_inline_image_over_the_providers_limit_is_refused_before_sending() -> None:
+    big = base64.b64encode(b"\0" * 4_000_001).decode()  # Groq takes base64 images up to 4 MB.
+    client = llmrelay.Client("groq:meta-llama/llama-4-scout-17b-16e-instruct", api_key="k", learner=CapabilityLearner())
+    messages = [{"role": "user", "content": ["What?", llmrelay.Image.from_url(f"data:image/png;base64,{big}")]}]
+    with mock_http() as router:
+        with pytest.raises(errors.UnsupportedFeatureError, match=r"no inline file this large.*max_image_bytes"):
+            client.complete(messages)
+        assert not router.calls
+
+
+@pytest.mark.parametrize(
+    ("part", "words"),
+    [
+        ({"type": "image_url", "image_url": {"url": "data:image/bmp;base64,AAAA"}}, "'image/bmp' is not accepted"),
+        ({"type": "file", "file": {"file_data": "data:text/csv;base64,AAAA"}}, "'text/csv' is not accepted"),
+    ],
+    ids=["bmp image", "csv document"],
+)
+def test_a_type_no_provider_takes_is_a_config_error(part: dict[str, Any], words: str) -> None:
+    with pytest.raises(errors.ConfigError, match=words):
+        llmrelay.Client("openai:gpt-4o", api_key="k").complete([{"role": "user", "content": ["x", part]}])
+
+
+@pytest.mark.parametrize(("data", "size"), [("", 0), ("AA==", 1), ("AAA=", 2), ("AAAA", 3), (PNG, 12)])
+def test_the_size_of_inline_data_is_read_without_decoding(data: str, size: int) -> None:
+    from llmrelay._content import MediaPart
+
+    assert MediaPart("image", "image/png", data=data).size == size == len(base64.b64decode(data))

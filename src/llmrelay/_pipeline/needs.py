@@ -34,14 +34,18 @@ def request_needs(messages: Sequence[Message], params: Mapping[str, Any]) -> lis
 
 
 def able_steps(
-    steps: list[Step], needs: list[str], capabilities: Callable[[str, str], Capabilities], trace: list[Attempt]
+    steps: list[Step],
+    messages: Sequence[Message],
+    needs: list[str],
+    capabilities: Callable[[str, str], Capabilities],
+    trace: list[Attempt],
 ) -> list[Step]:
     """The steps whose model has every fact needed; each other model noted once in `trace` as skipped.
 
     Raises:
         UnsupportedFeatureError: no model of the plan has what the request needs.
     """
-    if not needs:
+    if not needs and not any(message.media for message in messages):
         return steps
     kept: list[Step] = []
     missing_by_model: dict[tuple[str, str], list[str]] = {}
@@ -50,6 +54,7 @@ def able_steps(
         if key not in missing_by_model:
             caps = capabilities(step.provider, step.model)
             missing_by_model[key] = [fact for fact in needs if getattr(caps, fact) is False]
+            missing_by_model[key] += _too_large(messages, caps)
             if missing_by_model[key]:
                 trace.append(Attempt(step.provider, step.model, step.mode, "skipped", _reason(missing_by_model[key])))
         if not missing_by_model[key]:
@@ -67,5 +72,19 @@ def able_steps(
     )
 
 
+def _too_large(messages: Sequence[Message], caps: Capabilities) -> list[str]:
+    """The size facts an inline image or PDF of the request exceeds."""
+    limits = {"image": ("max_image_bytes", caps.max_image_bytes), "document": ("max_pdf_bytes", caps.max_pdf_bytes)}
+    over = {limits[p.kind][0] for m in messages for p in m.media if (cap := limits[p.kind][1]) and p.size > cap}
+    return sorted(over)
+
+
 def _reason(facts: list[str]) -> str:
-    return "cannot take " + " or ".join(_WHY[fact] for fact in facts) + f" (capability {', '.join(facts)}: false)"
+    flags = [fact for fact in facts if fact in _WHY]
+    sizes = [fact for fact in facts if fact not in _WHY]
+    said = []
+    if flags:
+        said.append("cannot take " + " or ".join(_WHY[f] for f in flags) + f" (capability {', '.join(flags)}: false)")
+    if sizes:
+        said.append(f"takes no inline file this large (capability {', '.join(sizes)})")
+    return "; ".join(said)

@@ -225,7 +225,7 @@ class Pipeline:
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
-        steps = able_steps(steps, request_needs(conversation, merged), self._capabilities, trace)
+        steps = able_steps(steps, conversation, request_needs(conversation, merged), self._capabilities, trace)
 
         def build(step: Step) -> Request:
             request = Request(
