@@ -289,7 +289,7 @@ class Setup:
             "learner": CapabilityLearner(),
             "retry": llmrelay.RetryPolicy(max_attempts=1),
             "max_repairs": 0,
-            "max_steps": 1,
+            "max_plan_steps": 1,
         }
         return cls(target, interaction, provider, model, mode, tools, options, Replayer([interaction]))
 
