@@ -4,7 +4,18 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._client import AsyncClient, Client
 from ._content import Document, Image
-from ._envelope import Attempt, Completion, FinishReason, Mode, ModelError, RejectedCall, RejectionKind, ToolCall, Usage
+from ._envelope import (
+    Artifact,
+    Attempt,
+    Completion,
+    FinishReason,
+    Mode,
+    ModelError,
+    RejectedCall,
+    RejectionKind,
+    ToolCall,
+    Usage,
+)
 from ._events import (
     ReasoningDelta,
     StreamEnd,
@@ -45,6 +56,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AllAttemptsFailed",
+    "Artifact",
     "AsyncClient",
     "Attempt",
     "AuthenticationError",

@@ -1,4 +1,8 @@
-"""A Responses API answer as a `RawResponse`: shared by the adapter and its stream reader."""
+"""Responses API answers as `RawResponse`s: text, calls, a finish reason, usage, the reasoning artifact.
+
+Read by `openai_responses` (a whole answer) and `_responses_stream` (the `response` of the final
+event); the shapes are in `openai_responses`' docstring.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,7 @@ from .._types import NativeCall, RawResponse
 from ._responses_messages import ARTIFACT_KIND, output_text
 
 
-def mapping(value: Any) -> Mapping[str, Any]:
-    """`value` if it is a mapping, else an empty one."""
+def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
@@ -56,7 +59,7 @@ def finish_reason(response: Mapping[str, Any], items: list[Mapping[str, Any]], *
     """A finish reason from the response's `status` (the API has none of its own)."""
     status = response.get("status")
     if status == "incomplete":
-        reason = mapping(response.get("incomplete_details")).get("reason")
+        reason = _mapping(response.get("incomplete_details")).get("reason")
         return "length" if reason in (None, "max_output_tokens") else str(reason)
     if status != "completed":
         return None  # failed, cancelled, queued, in_progress: not a finished answer.
@@ -76,8 +79,8 @@ def responses_usage(usage: Any) -> Usage:
     if not isinstance(usage, Mapping):
         return Usage()
     prompt, output = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
-    cached = mapping(usage.get("input_tokens_details")).get("cached_tokens")
-    reasoning = mapping(usage.get("output_tokens_details")).get("reasoning_tokens")
+    cached = _mapping(usage.get("input_tokens_details")).get("cached_tokens")
+    reasoning = _mapping(usage.get("output_tokens_details")).get("reasoning_tokens")
     total = int(usage.get("total_tokens") or prompt + output)
     return Usage(prompt, output, total, int(cached or 0), int(reasoning or 0))
 

@@ -39,6 +39,7 @@ from .._envelope import Artifact
 from .._instructions import prepare_messages, response_schema
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
+from ..errors import ConfigError
 from ._openai_messages import call_id, with_json_word
 from ._schemas import for_openai_strict
 
@@ -88,6 +89,10 @@ def input_items(messages: Sequence[Message], provider: str) -> list[dict[str, An
 
 
 def _items(message: Message, provider: str) -> list[dict[str, Any]]:
+    if message.media and message.role != "user":
+        raise ConfigError(
+            f"{provider}: only user turns carry images or documents here; send the tool's image in a user turn"
+        )
     if message.role == "tool":
         return [{"type": "function_call_output", "call_id": call_id(message.tool_call_id), "output": message.content}]
     if message.role == "user" and message.parts:

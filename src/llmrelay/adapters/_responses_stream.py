@@ -23,15 +23,24 @@ usage, reasoning artifact). `response.failed` and `error` events are raised as e
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._responses_answer import failure, raw_response
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
 
-if TYPE_CHECKING:
-    from .openai_responses import OpenAIResponsesAdapter
+
+class _Adapter(Protocol):
+    """What the reader needs of its adapter (`OpenAIResponsesAdapter`)."""
+
+    @property
+    def provider(self) -> str: ...
+
+    def request_id(self, headers: Mapping[str, str], body: Any) -> str | None: ...
+
+    def failed(self, error: Mapping[str, Any], body: Any, headers: Mapping[str, str], model: str) -> Exception: ...
+
 
 _TEXT = ("response.output_text.delta", "response.refusal.delta")
 _END = ("response.completed", "response.incomplete")
@@ -40,7 +49,7 @@ _END = ("response.completed", "response.incomplete")
 class ResponsesStreamReader:
     """Reads one Responses stream for `adapter`."""
 
-    def __init__(self, adapter: OpenAIResponsesAdapter, model: str, headers: Mapping[str, str]) -> None:
+    def __init__(self, adapter: _Adapter, model: str, headers: Mapping[str, str]) -> None:
         self.adapter = adapter
         self.provider = adapter.provider
         self.model = model

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._types import RawResponse, Request
 from ..errors import MissingDependencyError, ProviderError
 from ._openai_compat import ChatCompletionsAdapter
-from ._responses_answer import failure, mapping, raw_response
+from ._responses_answer import failure, raw_response
 from ._responses_messages import request_body
 
 if TYPE_CHECKING:
@@ -94,4 +94,6 @@ class OpenAIResponsesAdapter(ChatCompletionsAdapter):
         It has no HTTP status: a `ServerError`, unless its code is a rate limit.
         """
         status = 429 if error.get("code") == "rate_limit_exceeded" else None
-        return self._status_error(status, {"error": dict(error), **mapping(body)}, headers, model)
+        return self._status_error(
+            status, {"error": dict(error), **(body if isinstance(body, Mapping) else {})}, headers, model
+        )
