@@ -332,7 +332,11 @@ BAD = [
         {"request": GOOD_REQUEST, "response": recorded(body={"string": gzip.compress(b"x" * 99)[:-12]}, headers=GZIP)},
         "cut short",
     ),
-    ("lone surrogate", '{interactions: [{request: {method: GET, uri: u, body: "\\ud800"}}]}', "not encodable|invalid Unicode"),
+    (
+        "lone surrogate",
+        '{interactions: [{request: {method: GET, uri: u, body: "\\ud800"}}]}',
+        "not encodable|invalid Unicode",
+    ),
     (
         "billion laughs",
         "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
