@@ -212,6 +212,7 @@ def _knob_mappers() -> list[tuple[str, Callable[[Any], dict[str, Any]]]]:
         ("`groq` (`openai/gpt-oss-*`)", chat("groq", "openai/gpt-oss-120b")),
         ("`groq` (`qwen/qwen3-*`)", chat("groq", "qwen/qwen3-32b")),
         ("`openrouter`", chat("openrouter", "anthropic/claude-sonnet-4.5")),
+        ("`deepseek`", chat("deepseek", "deepseek-chat")),
     ]
 
 

@@ -425,3 +425,25 @@ def test_the_size_of_inline_data_is_read_without_decoding(data: str, size: int) 
     from llmrelay._content import MediaPart
 
     assert MediaPart("image", "image/png", data=data).size == size == len(base64.b64decode(data))
+
+
+def test_a_streamed_deepseek_tool_turn_keeps_its_reasoning_content_for_the_next_request() -> None:
+    call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "snap", "arguments": "{}"}}
+    chunks = [
+        {"id": "g", "model": "m", "choices": [{"index": 0, "delta": {"reasoning_content": "Use "}}]},
+        {"id": "g", "model": "m", "choices": [{"index": 0, "delta": {"reasoning_content": "snap."}}]},
+        {
+            "id": "g",
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": "tool_calls"}],
+        },
+    ]
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    client = llmrelay.Client("deepseek:deepseek-chat", api_key="k", learner=CapabilityLearner())
+    with mock_http() as router:
+        router.post("https://api.deepseek.com/chat/completions").respond(
+            200, text=body, headers={"content-type": "text/event-stream"}
+        )
+        final = list(client.stream("Take a photo", tools=[snap]))[-1].completion  # type: ignore[union-attr]
+    assert final.reasoning == "Use snap."
+    assert [(a.provider, a.kind, a.data) for a in final.artifacts] == [("deepseek", "reasoning_content", "Use snap.")]

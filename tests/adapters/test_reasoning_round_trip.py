@@ -242,6 +242,27 @@ def test_chat_completions_reasoning_knob_and_no_reasoning_sent_back(
     assert (first_answer.reasoning, first_answer.usage.reasoning_tokens) == ("Look it up.", 12)
 
 
+# --- DeepSeek (api-docs.deepseek.com/guides/thinking_mode: "Tool Calls") --------------------------
+
+DEEPSEEK_URL = "https://api.deepseek.com/chat/completions"
+
+
+def test_deepseek_sends_reasoning_content_back_on_a_turn_that_called_tools() -> None:
+    first_message = {"content": "", "reasoning_content": "Need the weather tool.", "tool_calls": [CHAT_CALL]}
+    answers = [chat_answer(first_message, "tool_calls"), chat_answer({"content": "Sunny."}, "stop")]
+    result, (_, second) = two_steps("deepseek:deepseek-chat", DEEPSEEK_URL, answers, reasoning="high")
+    assert (second["thinking"], second["reasoning_effort"]) == ({"type": "enabled"}, "high")
+    assert second["messages"][1] == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+        ],
+        "reasoning_content": "Need the weather tool.",
+    }  # Without it DeepSeek answers 400 in thinking mode.
+    assert result.steps[0].completion.reasoning == "Need the weather tool."
+
+
 # --- across providers ----------------------------------------------------------------------------
 
 

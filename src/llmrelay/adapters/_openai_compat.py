@@ -38,10 +38,10 @@ from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
 from ._wire import (
+    chat_artifacts,
     chat_usage,
     message_reasoning,
     message_text,
-    reasoning_details,
     status_in_error,
     thought_signature,
 )
@@ -70,7 +70,7 @@ def raw_response(provider: str, body: Any, *, model: str, request_id: str | None
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
         body=body,
-        artifacts=reasoning_details(provider, message.get("reasoning_details")),
+        artifacts=chat_artifacts(provider, message, message.get("reasoning_details")),
     )
 
 

@@ -39,7 +39,7 @@ from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
 from ..errors import ConfigError
 from ._schemas import for_openai_strict
-from ._wire import REASONING_DETAILS
+from ._wire import REASONING_CONTENT, REASONING_DETAILS
 
 _CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
 _CALL_ID_MAX = 40
@@ -107,13 +107,16 @@ def _chat_message(message: Message, signature: Signer, provider: str | None) -> 
         return {"role": "user", "content": [chat_part(part) for part in message.parts]}
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": message.content}
-    details = [a.data for a in message.artifacts if a.provider == provider and a.kind == REASONING_DETAILS]
+    mine = {a.kind: a.data for a in message.artifacts if a.provider == provider}
+    details = mine.get(REASONING_DETAILS)
     if message.role == "assistant" and (message.tool_calls or details):
         turn: dict[str, Any] = {"role": "assistant", "content": message.content or None}
         if message.tool_calls:
             turn["tool_calls"] = [_chat_call(call, signature(call)) for call in message.tool_calls]
         if details:
-            turn["reasoning_details"] = [dict(item) for item in details[-1]]
+            turn["reasoning_details"] = [dict(item) for item in details]
+        if REASONING_CONTENT in mine:
+            turn["reasoning_content"] = mine[REASONING_CONTENT]
         return turn
     # "system", not "developer": older models refuse "developer" (o1-mini: 400 "does not support
     # 'developer'"), and every model that knows "developer" still takes "system".

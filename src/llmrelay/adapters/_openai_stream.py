@@ -26,11 +26,11 @@ from ._contract import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
 from ._wire import (
+    chat_artifacts,
     chat_usage,
     merge_details,
     message_reasoning,
     message_text,
-    reasoning_details,
     status_in_error,
     thought_signature,
 )
@@ -51,6 +51,8 @@ class ChatStreamReader:
         self.finished = False
         self.request_id: str | None = None
         self.details: list[dict[str, Any]] = []  # OpenRouter's reasoning_details so far
+        self.thought = ""  # DeepSeek's reasoning_content so far
+        self.called = False
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -73,9 +75,14 @@ class ChatStreamReader:
             if text := message_text(delta):
                 chunks.append(TextPiece(text))
             chunks += _call_pieces(delta.get("tool_calls"))
+            if isinstance(delta.get("reasoning_content"), str):
+                self.thought += delta["reasoning_content"]
+            self.called = self.called or bool(delta.get("tool_calls"))
             if delta.get("reasoning_details"):
                 merge_details(self.details, delta["reasoning_details"])
-                chunks.append(Finish(artifacts=reasoning_details(self.provider, self.details)))
+            if delta.get("reasoning_details") or (self.called and self.thought):
+                message = {"reasoning_content": self.thought, "tool_calls": self.called}
+                chunks.append(Finish(artifacts=chat_artifacts(self.provider, message, self.details)))
         if (finish := self._finish(body, choice)) is not None:
             chunks.append(finish)
         return chunks

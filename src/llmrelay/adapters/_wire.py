@@ -44,6 +44,23 @@ REASONING_DETAILS = "reasoning_details"
 """The `Artifact.kind` of OpenRouter's `reasoning_details`, sent back on the assistant turn as they came."""
 
 
+REASONING_CONTENT = "reasoning_content"
+"""The `Artifact.kind` of DeepSeek's `reasoning_content` on a turn that called tools: its API refuses
+(400) a later request whose tool-call turns lack it (api-docs.deepseek.com/guides/thinking_mode)."""
+
+
+def chat_artifacts(provider: str, message: Mapping[str, Any], details: Any) -> tuple[Artifact, ...]:
+    """What a Chat Completions answer needs back on the next turn, bound to its provider.
+
+    OpenRouter's `reasoning_details`, and the `reasoning_content` of a turn that called tools (DeepSeek).
+    """
+    found = reasoning_details(provider, details)
+    thought = message.get("reasoning_content")
+    if isinstance(thought, str) and thought and message.get("tool_calls"):
+        found += (Artifact(provider, REASONING_CONTENT, thought),)
+    return found
+
+
 def message_reasoning(message: Mapping[str, Any]) -> str:
     """The answer's reasoning text: Groq's and OpenRouter's `reasoning`, DeepSeek's `reasoning_content`."""
     for name in ("reasoning", "reasoning_content"):
