@@ -447,3 +447,17 @@ def test_a_streamed_deepseek_tool_turn_keeps_its_reasoning_content_for_the_next_
         final = list(client.stream("Take a photo", tools=[snap]))[-1].completion  # type: ignore[union-attr]
     assert final.reasoning == "Use snap."
     assert [(a.provider, a.kind, a.data) for a in final.artifacts] == [("deepseek", "reasoning_content", "Use snap.")]
+
+
+def test_reasoning_and_cache_from_a_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "llmrelay.toml").write_text(
+        'model = "anthropic:claude-sonnet-4-6"\n[params]\nreasoning = "low"\ncache = true\n', encoding="utf-8"
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    client = llmrelay.Client.from_config(str(tmp_path / "llmrelay.toml"), learner=CapabilityLearner())
+    with mock_http() as router:
+        router.post(URLS["anthropic"]).respond(200, json=ANSWERS["anthropic"])
+        client.complete([{"role": "system", "content": "S"}, {"role": "user", "content": "hi"}])
+        body = json.loads(router.calls[0].request.content)
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert body["system"] == [{"type": "text", "text": "S", "cache_control": EPHEMERAL}]
