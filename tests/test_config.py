@@ -299,7 +299,8 @@ FAILS = [
         "default_profile inside a profile",
         MODEL + "[profiles.a]\ndefault_profile = 'a'",
         "{file}: profiles.a.default_profile: unknown key; expected one of model, fallback_models, mode, modes, "
-        "max_repairs, max_steps, max_tokens_on_length, strict, params, retry, providers, aliases, capabilities",
+        "max_repairs, max_steps, max_tokens_on_length, strict, max_tool_calls, deadline, params, retry, providers, "
+        "aliases, capabilities",
     ),
     # Wrong types, and numbers out of range.
     Fails(
@@ -648,6 +649,8 @@ def test_config_defaults_are_the_clients() -> None:
         "max_steps",
         "max_tokens_on_length",
         "strict",
+        "max_tool_calls",
+        "deadline",
     }
     assert RetryPolicy() == Config(Path("x"), None, (), "openai:x").retry
 
@@ -749,6 +752,8 @@ def test_client_arguments(keys: None) -> None:
         "max_tokens_on_length": None,
         "retry": RetryPolicy(max_attempts=2, initial_delay=0.0),
         "strict": False,
+        "max_tool_calls": 128,
+        "deadline": 900.0,
         # The groq overrides, for the one groq model of the plan; openai's "*" for gpt-4o-mini.
         "capabilities": {"openai": {"*": {"json_object": False}}, "groq": {"llama-3.3*": {"json_schema": True}}},
     }
@@ -769,6 +774,20 @@ def test_from_config_builds_the_client(keys: None) -> None:
     assert "json_schema" in llmrelay.capabilities.modes(
         llmrelay.capabilities.lookup("groq", "llama-3.3-70b-versatile", client._overrides["groq"])
     )
+
+
+def test_the_caps_and_the_deadline_come_from_the_file(keys: None) -> None:
+    write('model = "openai:gpt-4o-mini"\nmax_tool_calls = 7\ndeadline = 1.5\n[profiles.p]\ndeadline = 30\n')
+    client = Client.from_config(learner=CapabilityLearner())
+    assert (client.max_tool_calls, client.deadline) == (7, 1.5)
+    assert Client.from_config(profile="p", learner=CapabilityLearner()).deadline == 30.0
+
+
+@pytest.mark.parametrize("line", ["max_tool_calls = 0", "deadline = 0", "deadline = -1", 'deadline = "1"'])
+def test_bad_caps_and_deadlines_fail_at_load(keys: None, line: str) -> None:
+    write(f'model = "openai:gpt-4o-mini"\n{line}\n')
+    with pytest.raises(ConfigError, match=line.split()[0]):
+        Client.from_config(learner=CapabilityLearner())
 
 
 def test_async_client_from_config(keys: None) -> None:

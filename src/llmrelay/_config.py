@@ -43,7 +43,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ._config_checks import TOP_LEVEL, Key, check_table, known, model_ref
-from ._envelope import Mode
+from ._envelope import DEFAULT_MAX_TOOL_CALLS, Mode
+from ._pipeline.deadline import DEFAULT_DEADLINE
 from ._pipeline.retry import RetryPolicy
 from .adapters import ProviderOptions
 from .errors import ConfigError
@@ -102,6 +103,10 @@ class Config:
     """Ask once more with this `max_tokens` when an answer is cut off."""
     strict: bool = False
     """Accept only explicit tool-call constructs in text answers."""
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
+    """The most calls read from one answer; one rejection counts those past it."""
+    deadline: float = DEFAULT_DEADLINE
+    """Seconds one complete() / stream() / run() step may take, retries, repairs and fallbacks included."""
     params: Mapping[str, Any] = field(default_factory=dict)
     """Default generation parameters (temperature, max_tokens…)."""
     retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -190,6 +195,8 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
         "max_tokens_on_length": config.max_tokens_on_length,
         "retry": config.retry,
         "strict": config.strict,
+        "max_tool_calls": config.max_tool_calls,
+        "deadline": config.deadline,
         "capabilities": {
             provider: {p: dict(f) for p, f in patterns.items()} for provider, patterns in config.capabilities.items()
         },
@@ -285,7 +292,7 @@ class _File:
     profiles: dict[str, dict[str, Any]]
 
 
-_PLAIN = ("mode", "modes", "max_repairs", "max_steps", "max_tokens_on_length", "strict")
+_PLAIN = ("mode", "modes", "max_repairs", "max_steps", "max_tokens_on_length", "strict", "max_tool_calls", "deadline")
 
 
 def _resolve(file: _File, name: str | None, model_env: str | None) -> Config:

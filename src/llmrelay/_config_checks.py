@@ -278,6 +278,8 @@ _SETTINGS: dict[str, _Check] = {
     "max_steps": _integer(1),
     "max_tokens_on_length": _integer(1),
     "strict": _boolean,
+    "max_tool_calls": _integer(1),
+    "deadline": _number(0, above=True),
     "params": _params,
     "retry": lambda value, at: check_table(value, at, _RETRY),
     "providers": _providers,

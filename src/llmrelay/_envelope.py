@@ -11,13 +11,22 @@ from typing import Any, Generic, Literal, get_args
 
 from typing_extensions import TypeVar as DefaultTypeVar
 
-RejectionKind = Literal["unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded", "in_reasoning"]
+DEFAULT_MAX_TOOL_CALLS = 128
+"""Calls kept per answer, at most, by default (`Client(max_tool_calls=)`, `parse_response(max_calls=)`):
+accepted and rejected alike, whatever the format (native, envelope, text). What is over the cap
+is reported by one rejection that says how many were dropped. No model writes a hundred calls
+in one answer; an answer that does is hostile, and `run()` must not execute all of it."""
+
+RejectionKind = Literal[
+    "unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded", "not_allowed", "in_reasoning"
+]
 """Why a call that was found was not accepted.
 
 - `unknown_tool`: the name is not one of the tools given.
 - `invalid_arguments`: the arguments fail the tool's JSON schema (after lossless coercion).
 - `malformed`: the call's markup or JSON could not be read.
 - `truncated`: the call was cut off before its end (the output stopped mid-call).
+- `not_allowed`: the request allowed no call (`tool_choice="none"`), and the model made one anyway.
 - `embedded`: strict mode, and the call was only a tool-shaped JSON object inside prose.
 - `in_reasoning`: the call was written inside the model's reasoning (`<think>…</think>`, harmony's
   `analysis` channel…), which is thinking, not an answer: never run, shown so it is not lost.

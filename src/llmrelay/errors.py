@@ -9,7 +9,8 @@ LLMRelayError
 │   ├── TransientError           worth retrying: rate limits, overload, timeouts, resets, 5xx
 │   │   ├── RateLimitError           429
 │   │   ├── OverloadedError          529 (Anthropic), 503
-│   │   ├── ProviderTimeoutError     no answer in time (also 408)
+│   │   ├── ProviderTimeoutError     no answer in time (also 408; an attempt past `timeout=`)
+│   │   │   └── DeadlineExceeded     the request's `deadline=` passed: not retried, no fallback
 │   │   ├── ProviderConnectionError  could not connect, or the connection dropped
 │   │   └── ServerError              other 5xx (and 409, which providers ask to retry)
 │   ├── AuthenticationError      401: a missing or wrong API key
@@ -129,7 +130,19 @@ class OverloadedError(TransientError):
 
 
 class ProviderTimeoutError(TransientError):
-    """No answer arrived in time (a client timeout, or 408)."""
+    """No answer arrived in time (a client timeout, or 408).
+
+    Also raised when one attempt took longer than `timeout=` from connecting to the last byte
+    (a server dripping its answer included); retried like any timeout.
+    """
+
+
+class DeadlineExceeded(ProviderTimeoutError):
+    """The request's `deadline=` passed: nothing more is tried (no retry, no fallback).
+
+    One `complete()`, `stream()` or `run()` step, with its retries, repairs and fallbacks, took
+    longer than allowed.
+    """
 
 
 class ProviderConnectionError(TransientError):

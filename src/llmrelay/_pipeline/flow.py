@@ -13,9 +13,9 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .._envelope import Attempt, Completion, Outcome, Usage
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage
 from .._types import RawResponse, Request
-from ..errors import AllAttemptsFailed, ProviderError
+from ..errors import AllAttemptsFailed, DeadlineExceeded, ProviderError
 from .plan import Step, model_is_unusable, should_fall_back
 from .repair import RepairTrigger, is_truncated, repair_request
 from .respond import to_completion
@@ -30,6 +30,14 @@ class Call:
 
     step: Step
     request: Request
+    read_as: Request | None = None
+    """The request the answer is checked against, when not the one sent: the degraded last resort
+    is sent without tools, and its answer still read against the tools of the request."""
+
+    @property
+    def reading(self) -> Request:
+        """The request the answer is read against."""
+        return self.read_as or self.request
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,19 @@ class Policy:
     """Told of every failed call (the capability learner listens)."""
     output: OutputSpec | None = None
     """The `output=` asked for: read from each answer, and its errors sent back for repair."""
+    max_calls: int = DEFAULT_MAX_TOOL_CALLS
+    """Calls read per answer, at most (`Client(max_tool_calls=)`); the rest is counted in one rejection."""
+
+    def read(self, raw: RawResponse, request: Request) -> Completion:
+        """One answer as a `Completion`, its calls checked against the request's tools and tool_choice."""
+        return to_completion(
+            raw,
+            tools=request.tools,
+            mode=request.mode,
+            strict=self.strict,
+            tool_choice=request.tool_choice,
+            max_calls=self.max_calls,
+        )
 
 
 Flow = Generator[Call, RawResponse, Completion]
@@ -110,7 +131,7 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             trace.append(_attempt(step, "error", _reason(error), started))
             policy.learn(step, error)
             raise
-        result = to_completion(raw, tools=request.tools, mode=request.mode, strict=policy.strict)
+        result = policy.read(raw, request)
         if is_truncated(result) and policy.max_tokens_on_length and not longer_asked:
             trace.append(
                 _attempt(
@@ -145,19 +166,26 @@ def _degrade(
     trace: list[Attempt],
     errors: list[ProviderError],
 ) -> Flow:
-    """The last resort: a usable model, in text mode, without tools."""
+    """The last resort: a usable model, in text mode, without tools.
+
+    Its answer is still read against the tools of the request: a call the model writes anyway is
+    checked like any other (an unknown tool or invalid arguments end in `rejected`).
+    """
     step = Step(first.provider, first.model, "text")
-    request = replace(build(step), tools=(), tool_choice=None, response_schema=None)
+    asked = build(step)
+    request = replace(asked, tools=(), tool_choice=None, response_schema=None)
     started = time.monotonic()
     try:
-        raw = yield Call(step, request)
+        raw = yield Call(step, request, read_as=asked)
     except ProviderError as error:
         trace.append(_attempt(step, "error", _reason(error), started))
+        if isinstance(error, DeadlineExceeded):  # The request's time is up: that is the answer.
+            raise
         raise _all_failed([*errors, error], trace) from None
     trace.append(
         _attempt(step, "degraded", "every tool-capable step failed: answered without tools", started, raw.usage)
     )
-    result = to_completion(raw, tools=(), mode="text", strict=policy.strict)
+    result = policy.read(raw, asked)  # The tools asked for, not the none this last call offered.
     return replace(_finish(result, trace), degraded=True)
 
 

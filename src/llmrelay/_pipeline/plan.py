@@ -7,7 +7,7 @@ A step that fails moves the plan on, and the decision is made by predicates that
 - the model refused the mode (`UnsupportedFeatureError`), or its repairs ran out: next mode;
 - the model is unusable (not found, or still failing after transient retries): next model;
 - anything else (authentication, permission, a bad request) is raised at once: falling back
-  would only hide a mistake the user must fix.
+  would only hide a mistake the user must fix; so is `DeadlineExceeded` (the request's time is up).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .._envelope import Mode
-from ..errors import NotFoundError, ProviderError, TransientError, UnsupportedFeatureError
+from ..errors import DeadlineExceeded, NotFoundError, ProviderError, TransientError, UnsupportedFeatureError
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,12 @@ class Step:
 
 
 def should_fall_back(error: ProviderError) -> bool:
-    """Whether the plan moves on after this error (otherwise it is raised at once)."""
+    """Whether the plan moves on after this error (otherwise it is raised at once).
+
+    Not after `DeadlineExceeded`: the request's time is up for every step.
+    """
+    if isinstance(error, DeadlineExceeded):
+        return False
     return isinstance(error, (UnsupportedFeatureError, NotFoundError, TransientError))
 
 

@@ -84,6 +84,8 @@ def _describe_rejection(rejected: RejectedCall, tools: tuple[Tool, ...]) -> str:
         schema = json.dumps(by_name[rejected.name].parameters, sort_keys=True)
         details = "; ".join(rejected.errors) or rejected.reason
         return f"The call to '{rejected.name}' has invalid arguments: {details}. Its arguments must follow: {schema}"
+    if rejected.kind == "not_allowed":
+        return f"You called '{rejected.name}', but no tool may be called in this reply. Answer in text only."
     if rejected.kind == "truncated":
         return f"A tool call was left unfinished: {rejected.reason}. Write the complete call."
     return f"A tool call could not be read: {rejected.reason}. Write it again as valid JSON."

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .._envelope import Completion, FinishReason, Mode, RejectedCall, ToolCall
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Completion, FinishReason, Mode, RejectedCall, ToolCall
 from .._tools import Tool
-from .._types import RawResponse
+from .._types import RawResponse, ToolChoice
 
 if TYPE_CHECKING:
     from ..normalize._types import Candidate
@@ -52,23 +52,41 @@ def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishR
     return "tool_calls" if reason == "stop" and has_calls else reason
 
 
-def to_completion(raw: RawResponse, *, tools: tuple[Tool, ...], mode: Mode, strict: bool) -> Completion:
+def to_completion(
+    raw: RawResponse,
+    *,
+    tools: tuple[Tool, ...],
+    mode: Mode,
+    strict: bool,
+    tool_choice: ToolChoice | None = None,
+    max_calls: int = DEFAULT_MAX_TOOL_CALLS,
+) -> Completion:
     """Build the envelope for one answer: native calls, then calls read from the text.
 
-    The trace and the summed usage of the whole request are added by the flow (`flow._finish`).
+    Every call is checked against `tools` (the request's, also for an answer asked without
+    them); at most `max_calls` are read, native and text together (one rejection counts the
+    rest); with `tool_choice="none"` every call is `not_allowed`. The trace and the summed usage
+    of the whole request are added by the flow (`flow._finish`).
     """
-    by_name = {tool.name: tool for tool in tools} if tools else None
-    native_accepted, native_rejected = _native_calls(raw, by_name)
-    from ..normalize import parse_response  # Loaded with the first answer, not at `import llmrelay`.
+    from ..normalize._budget import over_cap  # Loaded with the first answer, not at `import llmrelay`.
+    from ..normalize._parse import read_capped
 
-    text = parse_response(raw.text, tools=list(tools) if tools else None, strict=strict)
+    by_name = {tool.name: tool for tool in tools} if tools else None
+    native_accepted, native_rejected, native_dropped = _native_calls(raw, by_name, max_calls)
+    room = max(max_calls - len(native_accepted), 0)  # One cap for the answer: the text has what is left.
+    text, text_dropped = read_capped(raw.text, list(tools) if tools else None, strict=strict, max_calls=room)
     calls = native_accepted + text.tool_calls
+    rejected = native_rejected + text.rejected
+    if native_dropped + text_dropped:
+        rejected.append(over_cap(native_dropped + text_dropped, max_calls))
     needs_more_work = True if native_accepted else text.needs_more_work
+    if tool_choice == "none" and calls:
+        calls, rejected, needs_more_work = [], [*map(not_allowed, calls), *rejected], False
     return Completion(
         content=text.content,
         tool_calls=calls,
         needs_more_work=needs_more_work,
-        rejected=native_rejected + text.rejected,
+        rejected=rejected,
         raw=raw.text,
         format="native" if raw.native_calls else text.format,
         error=text.error,
@@ -91,21 +109,30 @@ def _reasoning(from_api: str, from_text: str | None) -> str | None:
     return from_api or from_text
 
 
-def _native_calls(raw: RawResponse, tools: dict[str, Tool] | None) -> tuple[list[ToolCall], list[RejectedCall]]:
+def not_allowed(call: ToolCall) -> RejectedCall:
+    """A call made although the request said `tool_choice="none"`: reported, never run."""
+    reason = f"tool call '{call.name}' was made although tool_choice was 'none': no tool may be called"
+    return RejectedCall(call.name, call.arguments, reason, "not_allowed", call.id)
+
+
+def _native_calls(
+    raw: RawResponse, tools: dict[str, Tool] | None, max_calls: int
+) -> tuple[list[ToolCall], list[RejectedCall], int]:
+    """The answer's native calls, checked; past `max_calls` they are only counted (the third value)."""
     from ..normalize import call_from_parts
     from ..normalize._parse import accept_calls
     from ..normalize._types import Candidate
 
     candidates: list[Candidate] = []
     rejected: list[RejectedCall] = []
-    for native in raw.native_calls:
+    for native in raw.native_calls[:max_calls]:
         reading = call_from_parts(native.name, native.arguments, call_id=native.id)
         if isinstance(reading, Candidate):
             candidates.append(reading)
         else:
             rejected.append(reading)
     accepted, invalid = accept_calls(candidates, tools, strict=False)
-    signatures = {native.id: native.signature for native in raw.native_calls if native.signature}
+    signatures = {native.id: native.signature for native in raw.native_calls[:max_calls] if native.signature}
     if signatures:
         accepted = [replace(call, signature=signatures.get(call.id or "")) for call in accepted]
-    return accepted, rejected + invalid
+    return accepted, rejected + invalid, max(len(raw.native_calls) - max_calls, 0)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import TransientError
+from ..errors import DeadlineExceeded, TransientError
 
 if TYPE_CHECKING:
     from tenacity import RetryCallState
@@ -58,24 +58,40 @@ class RetryPolicy:
         backoff = min(self.initial_delay * 2.0 ** (retry_number - 1), self.max_delay)
         return backoff + random.uniform(0, self.jitter)
 
-    def call(self, function: Callable[[], _T], on_retry: Callable[[BaseException, float], None] | None = None) -> _T:
-        """Call `function`, retrying transient failures; `on_retry(error, wait)` is told of each."""
+    def call(
+        self,
+        function: Callable[[], _T],
+        on_retry: Callable[[BaseException, float], None] | None = None,
+        *,
+        ends: float | None = None,
+    ) -> _T:
+        """Call `function`, retrying transient failures; `on_retry(error, wait)` is told of each.
+
+        No retry starts, and no wait lasts, past `ends` (a `time.monotonic()` moment, the
+        request's deadline): when the wait would, the last failure is raised instead.
+        """
         from tenacity import Retrying
 
-        retrying = Retrying(**self._tenacity_options(on_retry), sleep=self.sleep)
+        retrying = Retrying(**self._tenacity_options(on_retry, ends), sleep=self.sleep)
         return retrying(function)
 
     async def acall(
-        self, function: Callable[[], Awaitable[_T]], on_retry: Callable[[BaseException, float], None] | None = None
+        self,
+        function: Callable[[], Awaitable[_T]],
+        on_retry: Callable[[BaseException, float], None] | None = None,
+        *,
+        ends: float | None = None,
     ) -> _T:
         """`call` for coroutines."""
         from tenacity import AsyncRetrying
 
-        retrying = AsyncRetrying(**self._tenacity_options(on_retry), sleep=self.async_sleep)
+        retrying = AsyncRetrying(**self._tenacity_options(on_retry, ends), sleep=self.async_sleep)
         return await retrying(function)
 
-    def _tenacity_options(self, on_retry: Callable[[BaseException, float], None] | None) -> dict[str, Any]:
-        from tenacity import retry_if_exception_type, stop_after_attempt, stop_before_delay
+    def _tenacity_options(
+        self, on_retry: Callable[[BaseException, float], None] | None, ends: float | None
+    ) -> dict[str, Any]:
+        from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay
 
         def wait(state: RetryCallState) -> float:
             error = state.outcome.exception() if state.outcome else None
@@ -87,11 +103,22 @@ class RetryPolicy:
                 if error is not None:
                     on_retry(error, state.next_action.sleep)
 
+        # stop_before_delay counts the wait ahead too: no retry *starts* past total_timeout.
+        limits = stop_after_attempt(max(self.max_attempts, 1)) | stop_before_delay(self.total_timeout)
+
+        def stop(state: RetryCallState) -> bool:
+            # Nor does a wait end past the request's deadline (`ends`): the failure is raised instead.
+            return bool(limits(state)) or (ends is not None and time.monotonic() + state.upcoming_sleep >= ends)
+
         return {
-            # stop_before_delay counts the wait ahead too: no retry *starts* past total_timeout.
-            "stop": stop_after_attempt(max(self.max_attempts, 1)) | stop_before_delay(self.total_timeout),
+            "stop": stop,
             "wait": wait,
-            "retry": retry_if_exception_type(TransientError),
+            "retry": retry_if_exception(_retryable),
             "before_sleep": before_sleep,
             "reraise": True,
         }
+
+
+def _retryable(error: BaseException) -> bool:
+    # A passed deadline is transient by nature (a timeout), but retrying cannot beat it.
+    return isinstance(error, TransientError) and not isinstance(error, DeadlineExceeded)

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, get_args
 
 from .._effort import ReasoningLike, read_reasoning
-from .._envelope import MODES, Attempt, Completion, Mode
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
@@ -22,6 +22,7 @@ from .._types import NamedTool, Request, ToolChoice
 from ..adapters import Adapter, ProviderOptions, adapter_class
 from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
+from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
 from .drive import adrive, drive
 from .flow import Call, Flow, Policy, record_retry, request_flow
 from .needs import able_steps, request_needs
@@ -79,6 +80,8 @@ class Pipeline:
         provider_options: Mapping[str, Any] | None = None,
         reasoning: ReasoningLike = None,
         cache: bool = False,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+        deadline: float | None = DEFAULT_DEADLINE,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -86,7 +89,8 @@ class Pipeline:
             model: the model to call, e.g. "openai:gpt-4o-mini".
             api_key: the key for the model's provider (default: the provider's environment variable).
             base_url: another endpoint for the model's provider (required for "openai-compatible").
-            timeout: seconds to wait for each answer.
+            timeout: seconds one attempt may take, from connecting to the answer's last byte
+                (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
             headers: extra HTTP headers for the model's provider.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
@@ -112,6 +116,11 @@ class Pipeline:
             cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
                 tools, system, the conversation's stable prefix); a no-op where caching is
                 automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
+            max_tool_calls: the most calls read from one answer, whatever its format (default
+                128); one rejection counts those past it, and they are never run.
+            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
+                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
+                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
         """
         if max_steps is not None:
             warnings.warn(
@@ -134,6 +143,11 @@ class Pipeline:
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
         self.max_tokens_on_length = max_tokens_on_length
+        if isinstance(max_tool_calls, bool) or not isinstance(max_tool_calls, int) or max_tool_calls < 1:
+            raise ConfigError(f"max_tool_calls must be a whole number of at least 1, got {max_tool_calls!r}")
+        self.max_tool_calls = max_tool_calls
+        self.deadline = checked_seconds("deadline", deadline)
+        checked_seconds("timeout", timeout)
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -201,6 +215,7 @@ class Pipeline:
             max_tokens_on_length=self.max_tokens_on_length,
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
+            max_calls=self.max_tool_calls,
         )
 
     def _flow(
@@ -247,16 +262,32 @@ class Pipeline:
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
             self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
-    def _send(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (sync)."""
-        adapter = self._adapter_for(call.step.provider)
-        return self.retry.call(partial(adapter.send, call.request), on_retry=partial(record_retry, trace, call.step))
+    def clock(self, call: Call, ends: float | None) -> AttemptClock:
+        """The time one attempt of `call` has: its provider's `timeout`, within the request's end."""
+        options = self._options.get(call.step.provider)
+        timeout = options.timeout if options is not None and options.timeout is not None else DEFAULT_TIMEOUT
+        return AttemptClock(
+            timeout=timeout, ends=ends, deadline=self.deadline, provider=call.step.provider, model=call.step.model
+        )
 
-    async def _asend(self, trace: list[Attempt], call: Call) -> Any:
-        """One call through the retry policy (async)."""
+    def _send(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (sync), each attempt within its clock."""
         adapter = self._adapter_for(call.step.provider)
-        on_retry = partial(record_retry, trace, call.step)
-        return await self.retry.acall(partial(adapter.asend, call.request), on_retry=on_retry)
+
+        def attempt() -> Any:
+            with self.clock(call, ends).sync():
+                return adapter.send(call.request)
+
+        return self.retry.call(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
+
+    async def _asend(self, trace: list[Attempt], ends: float | None, call: Call) -> Any:
+        """One call through the retry policy (async), each attempt within its clock."""
+        adapter = self._adapter_for(call.step.provider)
+
+        async def attempt() -> Any:
+            return await self.clock(call, ends).wait(adapter.asend(call.request))
+
+        return await self.retry.acall(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
     def _complete(
         self,
@@ -275,7 +306,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return drive(flow, partial(self._send, trace))
+        return drive(flow, partial(self._send, trace, request_end(self.deadline)))
 
     async def _acomplete(
         self,
@@ -291,7 +322,7 @@ class Pipeline:
         policy = policy or self._policy(output, with_tools=bool(tools))
         trace: list[Attempt] = []
         flow = self._flow(messages, tools, mode, tool_choice, params, trace, policy)
-        return await adrive(flow, partial(self._asend, trace))
+        return await adrive(flow, partial(self._asend, trace, request_end(self.deadline)))
 
 
 def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:

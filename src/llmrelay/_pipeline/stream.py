@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .._envelope import Attempt, Completion, RejectedCall, ToolCall, Usage
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, RejectedCall, ToolCall, Usage
 from .._events import (
     ReasoningDelta,
     StreamEnd,
@@ -49,9 +49,10 @@ from ..adapters import Adapter, CallEnd, CallPiece, Chunk, Finish, ReasoningPiec
 from ..errors import ProviderError, StreamInterrupted
 from ..normalize._partial_json import GrowingArguments
 from .assemble import Assembler
+from .deadline import request_end
 from .drive import aanswer, answer
 from .flow import Call, Flow, Policy, record_retry
-from .respond import to_completion
+from .respond import not_allowed, to_completion
 
 if TYPE_CHECKING:
     from .setup import Pipeline
@@ -92,9 +93,13 @@ def text_parser(tools: list[Tool] | None, strict: bool, request: Request | None 
 class StreamState:
     """One streamed answer: turns chunks into events, and gives the answer (whole or partial) at the end."""
 
-    def __init__(self, provider: str, request: Request, *, strict: bool) -> None:
+    def __init__(
+        self, provider: str, request: Request, *, strict: bool, max_calls: int = DEFAULT_MAX_TOOL_CALLS
+    ) -> None:
         self.request = request
         self.strict = strict
+        self.max_calls = max_calls
+        self._shown = 0  # Calls shown as accepted so far (the cap counts them).
         self.assembler = Assembler(provider, request.model)
         self.by_name = {tool.name: tool for tool in request.tools} if request.tools else None
         self.parser = text_parser(list(request.tools) or None, strict, request)
@@ -127,7 +132,14 @@ class StreamState:
     def interrupted(self, error: ProviderError, call: Call, trace: list[Attempt]) -> StreamInterrupted:
         """The error that ends a stream cut off after events were shown, with everything received."""
         raw = self.assembler.raw(self._done)
-        result = to_completion(raw, tools=self.request.tools, mode=self.request.mode, strict=self.strict)
+        result = to_completion(
+            raw,
+            tools=self.request.tools,
+            mode=self.request.mode,
+            strict=self.strict,
+            tool_choice=self.request.tool_choice,
+            max_calls=self.max_calls,
+        )
         cut = [self._cut_off(index) for index in sorted(self._native) if index not in self._done]
         failed = Attempt(
             provider=call.step.provider,
@@ -167,12 +179,27 @@ class StreamState:
                 continue
             self._open.remove(index)
             self._done.append(index)
-            accepted = checked(self.assembler.native_call(index), self.by_name)
+            accepted = self._allowed(checked(self.assembler.native_call(index), self.by_name))
             if isinstance(accepted, ToolCall):
                 events.append(ToolCallComplete(self._native[index], call=accepted))
             else:
                 events.append(ToolCallComplete(self._native[index], rejected=accepted))
         return events
+
+    def _allowed(self, call: ToolCall | RejectedCall) -> ToolCall | RejectedCall:
+        """A valid call as the answer will hold it: refused when no call is allowed, or past the cap.
+
+        So no `ToolCallComplete` shows a call that the final `Completion` does not accept.
+        """
+        if isinstance(call, RejectedCall):
+            return call
+        if self.request.tool_choice == "none":
+            return not_allowed(call)
+        if self._shown >= self.max_calls:
+            reason = f"tool call '{call.name}' is past max_tool_calls={self.max_calls} in one answer: dropped"
+            return RejectedCall(call.name, call.arguments, reason, "malformed", call.id)
+        self._shown += 1
+        return call
 
     def _from_parser(self, events: list[StreamEvent]) -> list[StreamEvent]:
         """The parser's events, its call indexes moved to this answer's numbering."""
@@ -182,6 +209,9 @@ class StreamState:
                 if event.index not in self._parsed:
                     self._parsed[event.index] = self._new_index()
                 event = replace(event, index=self._parsed[event.index])
+                if isinstance(event, ToolCallComplete) and event.call is not None:
+                    if isinstance(allowed := self._allowed(event.call), RejectedCall):
+                        event = replace(event, call=None, rejected=allowed)
             if not (isinstance(event, TextDelta) and not event.text):
                 moved.append(event)
         return moved
@@ -234,6 +264,7 @@ def stream_policy(pipeline: Pipeline) -> Policy:
         trigger=_nothing_to_repair,
         max_tokens_on_length=None,
         learn=pipeline._learn,
+        max_calls=pipeline.max_tool_calls,
     )
 
 
@@ -254,7 +285,8 @@ class _Opened:
 
 def stream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> Iterator[StreamEvent]:
     """Drive one request's flow, streaming each call; see the module docstring for the rules."""
-    made = answer(flow, next(flow), partial(_open_with_retry, pipeline, trace))
+    ends = request_end(pipeline.deadline)  # From the first `next()`: when the request is made.
+    made = answer(flow, next(flow), partial(_open_with_retry, pipeline, trace, ends))
     if isinstance(made, Completion):  # pragma: no cover - the stream policy never ends a flow this way
         yield StreamEnd(made)
         return
@@ -279,7 +311,8 @@ def stream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> Itera
 
 async def astream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -> AsyncIterator[StreamEvent]:
     """`stream_events` for `AsyncClient`."""
-    made = await aanswer(flow, next(flow), partial(_aopen_with_retry, pipeline, trace))
+    ends = request_end(pipeline.deadline)
+    made = await aanswer(flow, next(flow), partial(_aopen_with_retry, pipeline, trace, ends))
     if isinstance(made, Completion):  # pragma: no cover - see `stream_events`
         yield StreamEnd(made)
         return
@@ -305,16 +338,16 @@ async def astream_events(pipeline: Pipeline, flow: Flow, trace: list[Attempt]) -
     yield StreamEnd(_result(pipeline, flow, raw, call.request))
 
 
-def _open_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+def _open_with_retry(pipeline: Pipeline, trace: list[Attempt], ends: float | None, call: Call) -> _Opened:
     """Open the call's stream through the retry policy (sync)."""
-    opening = partial(_open, pipeline._adapter_for(call.step.provider), call.request, pipeline.strict)
-    return pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step))
+    opening = partial(_open, pipeline._adapter_for(call.step.provider), call, pipeline, ends)
+    return pipeline.retry.call(opening, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
 
-async def _aopen_with_retry(pipeline: Pipeline, trace: list[Attempt], call: Call) -> _Opened:
+async def _aopen_with_retry(pipeline: Pipeline, trace: list[Attempt], ends: float | None, call: Call) -> _Opened:
     """Open the call's stream through the retry policy (async)."""
-    opening = partial(_aopen, pipeline._adapter_for(call.step.provider), call.request, pipeline.strict)
-    return await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step))
+    opening = partial(_aopen, pipeline._adapter_for(call.step.provider), call, pipeline, ends)
+    return await pipeline.retry.acall(opening, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
 
 def _close(chunks: Iterator[Chunk]) -> None:
@@ -330,12 +363,17 @@ async def _aclose(chunks: AsyncIterator[Chunk]) -> None:
         await close()
 
 
-def _open(adapter: Adapter, request: Request, strict: bool) -> _Opened:
-    """Start the stream and read it until it has something to show (one try of the retry policy)."""
-    state = StreamState(adapter.provider, request, strict=strict)
+def _open(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) -> _Opened:
+    """Start the stream and read it until it has something to show (one try of the retry policy).
+
+    The attempt's clock bounds the whole stream, to its last chunk, not only this opening.
+    """
+    request, clock = call.request, pipeline.clock(call, ends)
+    state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
-        return _whole(state, chunks_of(adapter.send(request)))
-    rest = adapter.stream(request)
+        with clock.sync():
+            return _whole(state, chunks_of(adapter.send(request)))
+    rest = clock.chunks(adapter.stream(request))
     try:
         for chunk in rest:
             if events := state.feed(chunk):
@@ -347,11 +385,12 @@ def _open(adapter: Adapter, request: Request, strict: bool) -> _Opened:
     return _Opened(state, events, raw=raw)
 
 
-async def _aopen(adapter: Adapter, request: Request, strict: bool) -> _Opened:
-    state = StreamState(adapter.provider, request, strict=strict)
+async def _aopen(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) -> _Opened:
+    request, clock = call.request, pipeline.clock(call, ends)
+    state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
-        return _whole(state, chunks_of(await adapter.asend(request)))
-    rest = adapter.astream(request)
+        return _whole(state, chunks_of(await clock.wait(adapter.asend(request))))
+    rest = clock.achunks(adapter.astream(request))
     try:
         async for chunk in rest:
             if events := state.feed(chunk):

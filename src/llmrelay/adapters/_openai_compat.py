@@ -34,6 +34,7 @@ from .._messages import new_call_id
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
+from ._deadline import bound_sockets
 from ._errors import redact, status_error, transport_error
 from ._openai_messages import request_body
 from ._signatures import SignatureMemory
@@ -327,6 +328,8 @@ class ChatCompletionsAdapter:
             raise self._no_key() from exc
         self._secret = getattr(client, "api_key", None) or self._secret
         self.configure(client)
+        if not is_async:  # Async calls are bounded by asyncio's timeouts.
+            bound_sockets(getattr(client, "_client", None))
         return client
 
     def _no_key(self) -> AuthenticationError:

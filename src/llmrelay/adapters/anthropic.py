@@ -56,6 +56,7 @@ from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+from ._deadline import bound_sockets
 from ._errors import status_error, transport_error
 from ._schemas import for_anthropic
 from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, thinking_artifacts
@@ -370,6 +371,7 @@ class AnthropicAdapter:
         with self._lock:
             if self._client is None:
                 self._client = self._checked(self.client_classes[0](**self._client_options()))
+                bound_sockets(getattr(self._client, "_client", None))
             return self._client
 
     def _async_sdk(self) -> Any:

@@ -71,6 +71,7 @@ try:
 except ImportError as exc:
     raise MissingDependencyError(package="google-genai", extra="gemini") from exc
 
+from ._deadline import bound_sockets
 from ._errors import redact
 from ._gemini_errors import PROVIDER as _PROVIDER
 from ._gemini_errors import lower, to_error
@@ -202,6 +203,8 @@ class GeminiAdapter:
                 library = http_module()
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
                 client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
+                if not is_async:  # The client's deadline bounds the whole stream (async: asyncio's timeouts).
+                    bound_sockets(client)
                 self._stream_clients[is_async] = client
             return self._stream_clients[is_async]
 
@@ -241,6 +244,7 @@ class GeminiAdapter:
                 )
             # vertexai=False: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch APIs.
             self._client = genai.Client(api_key=self.options.api_key, vertexai=False, http_options=self._http())
+            bound_sockets(getattr(self._client._api_client, "_httpx_client", None))
         return self._client
 
     def _http(self) -> types.HttpOptions:

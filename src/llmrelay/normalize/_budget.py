@@ -7,7 +7,12 @@ says so, so nothing is dropped silently.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from .._envelope import DEFAULT_MAX_TOOL_CALLS as DEFAULT_MAX_TOOL_CALLS
 from .._envelope import RejectedCall
+
+_T = TypeVar("_T")
 
 MAX_CALLS = 1_000
 """Calls read per answer, at most, by the strategies that split an answer at special tokens."""
@@ -27,6 +32,20 @@ def unread_rest(limit: int, what: str) -> RejectedCall:
 def too_many_calls() -> RejectedCall:
     """The rejection added after `MAX_CALLS` readings, when the answer holds more."""
     return unread_rest(MAX_CALLS, "tool calls")
+
+
+def over_cap(dropped: int, cap: int) -> RejectedCall:
+    """The one rejection that stands for the `dropped` calls of an answer past the cap of `cap` calls."""
+    reason = f"{dropped} more tool call(s) than max_tool_calls={cap} in one answer: dropped, not read"
+    return RejectedCall(None, None, reason, "malformed")
+
+
+def within_cap(calls: list[_T], rejected: list[RejectedCall], cap: int) -> tuple[list[_T], list[RejectedCall], int]:
+    """At most `cap` calls and `cap` rejections, and how many were dropped (for `over_cap`)."""
+    dropped = max(len(calls) - cap, 0) + max(len(rejected) - cap, 0)
+    if not dropped:
+        return calls, rejected, 0
+    return calls[:cap], rejected[:cap], dropped
 
 
 class TagBudget:

@@ -9,6 +9,7 @@ from typing import Any
 from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
+from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
 from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
 from ._types import Candidate, Strategy
@@ -24,6 +25,7 @@ def parse_response(
     strict: bool = False,
     max_chars: int = DEFAULT_MAX_CHARS,
     strategies: Sequence[Strategy] | None = None,
+    max_calls: int = DEFAULT_MAX_TOOL_CALLS,
 ) -> Completion:
     """Read a model's answer into the canonical envelope, whatever format it used.
 
@@ -39,20 +41,43 @@ def parse_response(
         strict: accept only explicit tool-call constructs (seed 003's safety contract).
         max_chars: inputs longer than this are returned as plain text, unsearched, with a warning.
         strategies: the strategies to try instead of the registered ones.
+        max_calls: at most this many calls are kept (and as many rejections); one more rejection
+            says how many were dropped past it.
 
     Raises:
         ConfigError: only for `tools` that are not valid tools (never because of the text).
     """
+    result, dropped = read_capped(
+        text, tools, strict=strict, max_chars=max_chars, strategies=strategies, max_calls=max_calls
+    )
+    if dropped:
+        result.rejected.append(over_cap(dropped, max_calls))
+    return result
+
+
+def read_capped(
+    text: str,
+    tools: Sequence[ToolLike] | None = None,
+    *,
+    strict: bool,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    strategies: Sequence[Strategy] | None = None,
+    max_calls: int,
+) -> tuple[Completion, int]:
+    """`parse_response`, with how many calls and rejections the cap dropped instead of the rejection saying so.
+
+    For a caller that adds calls of its own to the answer (native calls) and counts them once.
+    """
     if len(text) > max_chars:
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
-        return Completion(content=text, raw=text, warnings=[warning])
+        return Completion(content=text, raw=text, warnings=[warning]), 0
     warnings: list[str] = []
     if strategies is None:
         strategies = registered_strategies()
     thought, answer = split_reasoning(text) if text[:1] in _MAY_THINK or text[:1].isspace() else (None, text)
     if thought is not None:
-        reading = parse_response(answer, tools, strict=strict, strategies=strategies)
-        return _with_reasoning(thought, reading, text, strategies)
+        reading, dropped = read_capped(answer, tools, strict=strict, strategies=strategies, max_calls=max_calls)
+        return _with_reasoning(thought, reading, text, strategies), dropped
     for strategy in strategies:
         try:
             parsed = strategy.parse(text) if strategy.detect(text) else None
@@ -62,24 +87,28 @@ def parse_response(
         if parsed is not None:
             break
     else:
-        return new_completion(text, [], None, [], text, None, None, warnings)
+        return new_completion(text, [], None, [], text, None, None, warnings), 0
+    # The cap comes before validation: the calls past it are never checked, only counted.
+    candidates, rejected, dropped = within_cap(parsed.calls, parsed.rejected, max(max_calls, 0))
     if tools is None and not strict:  # The common case, kept short: every call read is accepted.
-        accepted, rejected = [], parsed.rejected
-        for call in parsed.calls:  # A loop, not a comprehension: cheaper for the usual one or two calls.
+        accepted = []
+        for call in candidates:  # A loop, not a comprehension: cheaper for the usual one or two calls.
             accepted.append(new_tool_call(call.name, call.arguments, call.id))
     else:
-        accepted, rejected = accept_calls(parsed.calls, to_tools(tools) if tools is not None else None, strict)
-        rejected = [*parsed.rejected, *rejected]
+        accepted, invalid = accept_calls(candidates, to_tools(tools) if tools is not None else None, strict)
+        rejected = [*rejected, *invalid]
     needs_more_work = parsed.needs_more_work
     if needs_more_work is None and accepted:
         needs_more_work = True
     content = parsed.text
-    if strict and parsed.strict_text is not None and any(not c.explicit for c in parsed.calls):
+    if strict and parsed.strict_text is not None and any(not c.explicit for c in candidates):
         content = parsed.strict_text
     completion = new_completion(
         content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings
     )
-    return completion if parsed.reasoning is None else replace(completion, reasoning=parsed.reasoning)
+    if parsed.reasoning is not None:
+        completion = replace(completion, reasoning=parsed.reasoning)
+    return completion, dropped
 
 
 _MAY_THINK = frozenset("<◁H")  # What a reasoning block starts with (see `_reasoning`).

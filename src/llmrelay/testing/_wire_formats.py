@@ -33,6 +33,9 @@ class Reply:
     """The error message, when `status` is an error."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """Extra response headers (`retry-after`, say)."""
+    drip: float = 0.0
+    """Seconds between bytes: the body is sent one byte at a time, as a broken or hostile server
+    would (a stream's first event is sent whole, then the rest drips). 0: sent at once."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -156,15 +157,15 @@ class _Handler(BaseHTTPRequestHandler):
         call = Call(reply, _model(api, parts.path, payload), serial, max(1, len(body) // 4), _include_usage(payload))
         if api == "gemini" and ":streamGenerateContent" in parts.path:
             if "sse" in parse_qs(parts.query).get("alt", []):
-                self._send_stream(events(api, call), reply.headers)
+                self._send_stream(events(api, call), reply.headers, reply.drip)
             else:  # Without alt=sse Gemini streams one JSON array, written as it goes.
-                self._send_json(200, gemini_chunks(call), reply.headers)
+                self._send_json(200, gemini_chunks(call), reply.headers, reply.drip)
         elif payload.get("stream") is True:
-            self._send_stream(events(api, call), reply.headers)
+            self._send_stream(events(api, call), reply.headers, reply.drip)
         else:
-            self._send_json(200, json_body(api, call), reply.headers)
+            self._send_json(200, json_body(api, call), reply.headers, reply.drip)
 
-    def _send_json(self, status: int, data: Any, extra: Any = None) -> None:
+    def _send_json(self, status: int, data: Any, extra: Any = None, drip: float = 0.0) -> None:
         content = json.dumps(data, indent=1).encode()
         encoded = self.wire.gzip and "gzip" in self.headers.get("accept-encoding", "")
         if encoded:
@@ -176,18 +177,31 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(content)))
         self._extra_headers(extra)
         self.end_headers()
-        self.wfile.write(content)
+        self._write(content, drip)
 
-    def _send_stream(self, chunks: Iterable[bytes], extra: Any = None) -> None:
+    def _send_stream(self, chunks: Iterable[bytes], extra: Any = None, drip: float = 0.0) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
         self._extra_headers(extra)
         self.end_headers()
-        for chunk in _chunked(chunks):
-            self.wfile.write(chunk)
+        for index, chunk in enumerate(_chunked(chunks)):
+            self._write(chunk, drip if index else 0.0)
+
+    def _write(self, content: bytes, drip: float) -> None:
+        """Send `content`, one byte every `drip` seconds when asked to (until the client hangs up)."""
+        if not drip:
+            self.wfile.write(content)
             self.wfile.flush()
+            return
+        try:
+            for offset in range(len(content)):
+                self.wfile.write(content[offset : offset + 1])
+                self.wfile.flush()
+                time.sleep(drip)
+        except OSError:  # The client gave up: what a deadline is for.
+            self.close_connection = True
 
     def _extra_headers(self, extra: Any) -> None:
         for name, value in (extra or {}).items():

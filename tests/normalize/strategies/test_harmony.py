@@ -12,6 +12,9 @@ from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
+UNCAPPED = 1_000_000
+"""A `max_calls` above the strategies' own reading bounds, so those are what is tested."""
+
 H = "harmony"
 START = "<|start|>assistant"
 THOUGHT = "Need to use function get_weather."
@@ -150,6 +153,6 @@ def test_hostile_repetition_is_linear(unit: str) -> None:
 
 
 def test_calls_past_the_limit_are_reported_not_read() -> None:
-    result = parse_response("<|channel|>commentary to=functions.f<|message|>{}<|call|>" * 1_001)
+    result = parse_response("<|channel|>commentary to=functions.f<|message|>{}<|call|>" * 1_001, max_calls=UNCAPPED)
     assert len(result.tool_calls) == 1_000
     assert [r.kind for r in result.rejected] == ["malformed"]

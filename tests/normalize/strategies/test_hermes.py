@@ -146,7 +146,7 @@ def test_200k_unclosed_open_tags_is_linear() -> None:
 
 def test_past_the_tag_budget_the_rest_is_reported_not_read() -> None:
     text = '<tool_call>{"name": "a", "arguments": {}}</tool_call>' * (MAX_TAGS + 10)
-    result = parse_response(text)
+    result = parse_response(text, max_calls=MAX_TAGS * 2)  # The reading bound, below the per-answer cap.
     assert len(result.tool_calls) == MAX_TAGS
     assert [r.kind for r in result.rejected] == ["malformed"]
     assert "not read" in result.rejected[0].reason

@@ -12,6 +12,9 @@ from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
+UNCAPPED = 1_000_000
+"""A `max_calls` above the strategies' own reading bounds, so those are what is tested."""
+
 S = "special_tokens"
 SB, SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 B, A, E = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
@@ -112,7 +115,7 @@ def test_hostile_repetition_is_linear(unit: str) -> None:
 
 
 def test_calls_past_the_limit_are_reported_not_read() -> None:
-    result = parse_response(f"{B}f{A}{{}}{E}" * 1_001)
+    result = parse_response(f"{B}f{A}{{}}{E}" * 1_001, max_calls=UNCAPPED)
     assert len(result.tool_calls) == 1_000
     assert [r.kind for r in result.rejected] == ["malformed"]
     assert "more than 1000 tool calls" in result.rejected[0].reason
