@@ -48,14 +48,14 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from .._content import Part, TextPart
-from .._effort import Reasoning, take_reasoning
+from .._effort import take_reasoning
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+from ._anthropic_content import content_block, is_blank, mark_cache_breakpoints, think
 from ._deadline import bound_sockets
 from ._errors import status_error, transport_error
 from ._schemas import for_anthropic
@@ -89,7 +89,7 @@ def build_body(request: Request) -> dict[str, Any]:
     body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(params)}
     body.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     if reasoning is not None and reasoning.enabled:
-        _think(body, reasoning, given_max_tokens="max_tokens" in _params(params))
+        think(body, reasoning, DEFAULT_MAX_TOKENS, given_max_tokens="max_tokens" in _params(params))
     if system:
         body["system"] = system
     if native and request.tools:
@@ -108,48 +108,6 @@ def build_body(request: Request) -> dict[str, Any]:
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
         body["output_config"] = {**body.get("output_config", {}), "format": {"type": "json_schema", "schema": schema}}
     return body
-
-
-CACHE_BREAKPOINTS = 4
-"""Anthropic's limit of `cache_control` breakpoints per request (prompt-caching docs)."""
-_EPHEMERAL = {"type": "ephemeral"}
-
-
-def mark_cache_breakpoints(body: dict[str, Any]) -> None:
-    """Place `cache_control` breakpoints where they pay off, at most `CACHE_BREAKPOINTS`.
-
-    The cache is a prefix in the order tools, system, messages; a breakpoint caches everything
-    before it. So: the last tool (the tools rarely change), the system prompt, and in the
-    conversation the last block of the last turn (this request writes the prefix) and of the
-    user turn before it (read back from the previous request). Prompts under the model's minimum
-    (1024 tokens on most models) are simply not cached; the API does not refuse them.
-    """
-    marked: list[dict[str, Any]] = []
-    if body.get("tools"):
-        marked.append(body["tools"][-1])
-    if isinstance(body.get("system"), str):
-        body["system"] = [{"type": "text", "text": body["system"]}]
-    if body.get("system"):
-        marked.append(body["system"][-1])
-    users = [turn for turn in body["messages"] if turn["role"] == "user" and turn["content"]]
-    turns = [body["messages"][-1], *users[-2:-1]] if body["messages"] else []
-    marked += [turn["content"][-1] for turn in turns if turn["content"]]
-    for block in marked[:CACHE_BREAKPOINTS]:
-        if block.get("type") not in ("thinking", "redacted_thinking"):  # Those take no cache_control.
-            block["cache_control"] = dict(_EPHEMERAL)
-
-
-def _think(body: dict[str, Any], reasoning: Reasoning, *, given_max_tokens: bool) -> None:
-    """Turn on extended thinking, with `max_tokens` above the budget as Anthropic requires."""
-    budget = reasoning.budget
-    if not given_max_tokens:
-        body["max_tokens"] = budget + DEFAULT_MAX_TOKENS
-    elif body["max_tokens"] <= budget:
-        raise ConfigError(
-            f"anthropic: max_tokens ({body['max_tokens']}) must be above the thinking budget ({budget}): "
-            "raise max_tokens or lower reasoning="
-        )
-    body["thinking"] = {"type": "enabled", "budget_tokens": budget}
 
 
 def _params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,31 +169,12 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
         for block in artifact.data
     ]  # First: the API wants the thinking that preceded a tool_use back before it.
     if message.parts:
-        blocks += [content_block(part) for part in message.parts if not _blank(part)]
+        blocks += [content_block(part) for part in message.parts if not is_blank(part)]
     elif message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
         blocks.append({"type": "text", "text": message.content})
     for call in message.tool_calls if message.role == "assistant" else ():
         blocks.append({"type": "tool_use", "id": _id(call.id), "name": call.name, "input": call.arguments})
     return blocks
-
-
-def content_block(part: Part) -> dict[str, Any]:
-    """A text, image or document block: media inline (`base64`) or by `url`."""
-    if isinstance(part, TextPart):
-        return {"type": "text", "text": part.text}
-    source = (
-        {"type": "url", "url": part.url}
-        if part.url is not None
-        else {"type": "base64", "media_type": part.media_type, "data": part.data}
-    )
-    block: dict[str, Any] = {"type": part.kind, "source": source}
-    if part.kind == "document" and part.filename:
-        block["title"] = part.filename
-    return block
-
-
-def _blank(part: Part) -> bool:
-    return isinstance(part, TextPart) and not part.text.strip()
 
 
 def _id(call_id: str | None) -> str:
