@@ -18,9 +18,11 @@ from __future__ import annotations
 import json
 import sys
 import timeit
+import tracemalloc
 from collections.abc import Callable
 
 from llmrelay import parse_response
+from llmrelay.adapters._sse import EventDecoder
 from llmrelay.normalize._incremental import IncrementalParser
 
 MB = 1_000_000
@@ -96,8 +98,51 @@ def main() -> int:
         )
         if growth > 2.5:
             missed.append(label)
+    missed += sse_rows()
     print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
     return 1 if check and missed else 0
+
+
+SSE_BODIES: dict[str, Callable[[int], bytes]] = {
+    "one data: line": lambda size: b"data: " + b"x" * size + b"\n\n",
+    "blank lines, then an event": lambda size: b"\n" * size + b"data: {}\n\n",
+    "an event, then blank lines": lambda size: b"data: {}\n" + b"\r\n" * (size // 2),
+    "one JSON array item (Gemini)": lambda size: b'[{"text": "' + b"x" * size + b'"}]',
+    "keep-alive comments (: lines)": lambda size: b"data: {}\n" + b":\n" * (size // 2) + b"\n",
+}
+
+
+def decode(body: bytes, piece: int) -> None:
+    decoder = EventDecoder()
+    for start in range(0, len(body), piece):
+        decoder.feed(body[start : start + piece])
+    decoder.end()
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The most bytes `function` held allocated at once (tracemalloc), beyond what it was given."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def sse_rows(size: int = 16 * MB, piece: int = 1024) -> list[str]:
+    """The stream decoder on hostile bodies, 1 KB pieces (target: under 100 ms per MB, linear)."""
+    print(f"\nStream decoding (EventDecoder), {size // MB} MB bodies in {piece}-byte pieces (target < 100 ms/MB)\n")
+    print(f"{'body':44} {'time':>8} {'ms/MB':>7} {'peak memory':>12} {'x input':>8}")
+    missed = []
+    for label, make in SSE_BODIES.items():
+        body = make(size)
+        seconds = best_of(lambda body=body: decode(body, piece), repeat=3)
+        peak = peak_memory(lambda body=body: decode(body, piece))
+        per_mb = seconds * 1000 / (len(body) / MB)
+        print(f"{label:44} {seconds * 1000:6.0f}ms {per_mb:7.1f} {peak / MB:9.1f} MB {peak / len(body):7.1f}x")
+        if per_mb > 100:
+            missed.append(f"SSE: {label}")
+    return missed
 
 
 if __name__ == "__main__":

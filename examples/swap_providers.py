@@ -31,7 +31,8 @@ QUESTION = [{"role": "user", "content": "What will the weather be in Paris for t
 
 for profile, recording in [("openai", "native_openai"), ("claude", "native_anthropic"), ("gemini", "native_gemini")]:
     client = llmrelay.Client.from_config(HERE / "llmrelay.toml", profile=profile)
-    with cassette(HERE / "cassettes" / f"{recording}.yaml", "none"):
+    # The profiles add parameters (temperature...) the demo's recordings were made without.
+    with cassette(HERE / "cassettes" / f"{recording}.yaml", "none", match_on=("method", "path")):
         resp = client.complete(QUESTION, tools=[get_weather])
     calls = ", ".join(f"{c.name}({c.arguments})" for c in resp.tool_calls)
     print(f"{profile:>7}: {resp.provider}:{resp.model}  content={resp.content!r}  tool_calls=[{calls}]")

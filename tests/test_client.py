@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -241,3 +242,44 @@ def test_strict_mode_never_asks_the_model_to_turn_a_quoted_example_into_a_call()
     assert resp.tool_calls == [] and [r.kind for r in resp.rejected] == ["embedded"]
     assert resp.content == quoted
     assert len(fake.requests) == 1 and [a.outcome for a in resp.attempts] == ["ok"]
+
+
+# --- issue 12: what would fail on every request is refused when the client is made ---------------
+
+SECRET = "sk-pasted-in-the-wrong-place-0123456789"
+BAD_OPTIONS = [
+    pytest.param({"base_url": "file:///etc/passwd"}, "a file: URL", id="file-url"),
+    pytest.param({"base_url": "localhost:11434/v1"}, "base_url must be", id="no-scheme"),
+    pytest.param({"base_url": "//proxy.example.com/v1"}, "no http(s)://host", id="no-scheme-host"),
+    pytest.param({"base_url": "https://"}, "no http(s)://host", id="no-host"),
+    pytest.param({"base_url": "http://[::1/v1"}, "no http(s)://host", id="broken-ipv6"),
+    pytest.param({"base_url": f"{SECRET}://x"}, "base_url must be", id="secret-as-scheme"),
+    pytest.param({"headers": {"X-Token": f"{SECRET}\r\nX-Injected: 1"}}, "X-Token", id="header-line-break"),
+    pytest.param({"headers": {"X-Token": f"{SECRET}\x00"}}, "control character", id="header-nul"),
+    pytest.param({"headers": {"X-Team": "équipe"}}, "non-ASCII", id="header-non-ascii"),
+    pytest.param({"headers": {"X Team": "a"}}, "header name", id="header-name-space"),
+    pytest.param({"timeout": float("nan")}, "timeout", id="timeout-nan"),
+    pytest.param({"timeout": -1.0}, "timeout", id="timeout-negative"),
+    pytest.param({"max_stream_bytes": 0}, "max_stream_bytes", id="cap-zero"),
+]
+
+
+@pytest.mark.parametrize(("options", "message"), BAD_OPTIONS)
+def test_bad_connection_settings_are_a_config_error_at_construction(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(llmrelay.ConfigError, match=re.escape(message)) as caught:
+        llmrelay.Client("openai-compatible:m", **{"base_url": "http://localhost:1/v1", **options})
+    assert "pasted" not in str(caught.value), "a value that may be a secret is never echoed"
+
+
+@pytest.mark.parametrize(
+    "base_url", ["http://localhost:11434/v1", "https://proxy.example.com/v1", "HTTPS://[::1]:8080", "http://10.0.0.1"]
+)
+def test_good_base_urls_are_accepted(base_url: str) -> None:
+    assert llmrelay.Client("openai-compatible:m", base_url=base_url)._options["openai-compatible"].base_url == base_url
+
+
+@pytest.mark.parametrize("arguments", [{"model": SECRET}, {"model": "openai:gpt-4o-mini", "mode": SECRET}])
+def test_a_secret_pasted_as_model_or_mode_is_not_echoed(arguments: dict[str, Any]) -> None:
+    with pytest.raises(llmrelay.ConfigError) as caught:
+        llmrelay.Client(**arguments)
+    assert "pasted" not in str(caught.value)

@@ -573,11 +573,13 @@ def test_pyproject_with_the_table_is_read(_project: Path) -> None:
     assert (config.path, config.model) == (path, "groq:llama-3.3-70b-versatile")
 
 
-def test_a_pyproject_without_the_table_is_passed_over(_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = write(MODEL)
+def test_a_pyproject_without_the_table_ends_the_search(_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: a pyproject.toml marks the project root; a file above it is not this project's."""
+    write(MODEL)
     package = write('[project]\nname = "sub"\n', "packages/sub/pyproject.toml").parent
     monkeypatch.chdir(package)
-    assert load_config().path == path
+    with pytest.raises(ConfigError, match=r"up to .*packages/sub;"):
+        load_config()
 
 
 def test_the_search_stops_at_the_repository_root(_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1074,3 +1076,104 @@ def test_provider_options_come_from_the_file_and_credentials_never_do(tmp_path: 
     path.write_text('model = "bedrock:anthropic.claude-x"\n[providers.bedrock.options]\naws_secret_key = "oops"\n')
     with pytest.raises(ConfigError, match=r"providers\.bedrock\.options\.aws_secret_key"):
         load_config(path)
+
+
+# --- issue 12: where the file can come from, what messages echo, numbers ----------------------------
+
+SEARCHES = [
+    # (markers: directory -> what it holds, the directory the search starts in, the directories searched)
+    ({"a": ".git"}, "a/b/c", ["a/b/c", "a/b", "a"]),
+    ({"a": ".git", "a/b": "pyproject.toml"}, "a/b/c", ["a/b/c", "a/b"]),
+    ({"a": "home"}, "a/b", ["a/b", "a"]),
+    ({"a": ".git", "a/b": "home"}, "a/b/c", ["a/b/c", "a/b"]),  # Home first: the .git above is not looked at.
+    ({}, "a/b", ["a/b"]),  # No project root, no home: the current directory only.
+]
+
+
+@pytest.mark.parametrize(("markers", "start", "expected"), SEARCHES)
+def test_the_search_stops_at_the_project_root_or_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, markers: dict[str, str], start: str, expected: list[str]
+) -> None:
+    from llmrelay._config import search_path
+
+    (tmp_path / ".git").rmdir()  # The fixture's repository: these cases make their own.
+    home = tmp_path / "elsewhere"
+    for directory, marker in markers.items():
+        if marker == "home":
+            home = tmp_path / directory
+        else:
+            write("", marker, tmp_path / directory)
+    monkeypatch.setattr(Path, "home", lambda: home)
+    (tmp_path / start).mkdir(parents=True, exist_ok=True)
+    assert search_path(tmp_path / start) == [tmp_path / d for d in expected]
+
+
+def test_a_file_above_home_is_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(MODEL, directory=tmp_path)  # A world-writable parent's file, say.
+    home = tmp_path / "home" / "me"
+    home.mkdir(parents=True)
+    monkeypatch.setattr(Path, "home", lambda: home)
+    monkeypatch.chdir(home)
+    with pytest.raises(ConfigError, match=r"no llmrelay\.toml"):
+        load_config()
+
+
+def test_the_file_read_is_logged(_project: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = write(MODEL)
+    with caplog.at_level("DEBUG", logger="llmrelay"):
+        load_config()
+    assert [r.getMessage() for r in caplog.records if r.name == "llmrelay"] == [
+        f"llmrelay: reading the config file {path}"
+    ]
+
+
+PASTED = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"
+NOT_ECHOED = [
+    pytest.param(f'model = "{PASTED}"\n', {}, id="model"),
+    pytest.param(f'model = "openai:x"\nmode = "{PASTED}"\n', {}, id="mode"),
+    pytest.param(f'model = "fast"\n[aliases]\nfast = "{PASTED}"\n', {}, id="alias"),
+    pytest.param('model = "openai:x"\n', {"LLMRELAY_MODEL": PASTED}, id="LLMRELAY_MODEL"),
+    pytest.param('model = "openai:x"\n', {"LLMRELAY_PROFILE": PASTED}, id="LLMRELAY_PROFILE"),
+    pytest.param(f'model = "{PASTED}:x"\n', {}, id="provider"),
+    pytest.param('model = "openai:x"\n[providers.openai]\nbase_url = "file:///etc/passwd"\n', {}, id="base_url"),
+    pytest.param('model = "gw-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"\n', {}, id="long"),
+]
+
+
+@pytest.mark.parametrize(("text", "env"), NOT_ECHOED)
+def test_config_errors_never_echo_a_value_that_may_be_a_secret(
+    _project: Path, monkeypatch: pytest.MonkeyPatch, text: str, env: dict[str, str]
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    write(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config()
+    message = str(caught.value)
+    assert PASTED not in message and PASTED[:12] not in message and "0123456789abcdef" not in message
+    assert "/etc/passwd" not in message
+
+
+def test_short_identifiers_are_still_named(_project: Path) -> None:
+    write('model = "openai:x"\nmode = "jason"\n')
+    with pytest.raises(ConfigError, match="got 'jason'"):
+        load_config()
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "[retry]\ninitial_delay = nan",
+        "[retry]\nmax_delay = inf",
+        "[retry]\ntotal_timeout = -inf",
+        "[retry]\njitter = -0.5",
+        "[providers.openai]\ntimeout = nan",
+        "[providers.openai]\ntimeout = inf",
+        "[params]\ntemperature = nan",
+        "[params.nested]\nvalues = [1.0, inf]",
+    ],
+)
+def test_non_finite_or_negative_numbers_are_refused_at_load(_project: Path, setting: str) -> None:
+    write(f'model = "openai:x"\n{setting}\n')
+    with pytest.raises(ConfigError, match=r"must be a (finite )?number"):
+        load_config()

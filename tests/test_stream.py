@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import time
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -89,6 +90,16 @@ DECODED = [
         [ServerEvent(None, '{"a": "]}"}'), ServerEvent(None, '{"b": [1, {"c": 2}]}')],
     ),
     ('[{"a": 1}, {"b"', [ServerEvent(None, '{"a": 1}')]),
+    # Issue 12: the decoder was rewritten to scan each piece once; these pin the edges it must keep.
+    ('[{"a": "\\"}", "b": "\\\\"}]', [ServerEvent(None, '{"a": "\\"}", "b": "\\\\"}')]),
+    ("data: a\r\n\ndata: b\n\r\n", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
+    ("data: a\n\n\n\n\r\n\r\r\ndata: b\n\n", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
+    ("  \n\r\n \ndata: x\n\n", [ServerEvent(None, "x")]),
+    ("\n\n  data: ignored\ndata: kept\n\n", [ServerEvent(None, "kept")]),
+    ("\r\n\r\n\n[{}]", [ServerEvent(None, "{}")]),
+    ("data: a\n:c1\r\n:c2\r: c3\n\n:c4\ndata: b\n:c5\n\n", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
+    (":only\n:comments\r\n\n", []),
+    ("data: a\n:c\ndata: b\n\n", [ServerEvent(None, "a\nb")]),  # A comment between data lines.
 ]
 
 
@@ -101,6 +112,25 @@ def test_event_decoder_reads_sse_and_json_arrays_however_split(
     decoder = EventDecoder()
     events = [event for start in range(0, len(data), size) for event in decoder.feed(data[start : start + size])]
     assert events + decoder.end() == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"data: " + b"x" * 8_000_000 + b"\n\n",  # One 8 MB line: 18 s for 16 MB before issue 12.
+        b"\n" * 8_000_000 + b"data: x\n\n",  # 8 MB of blank lines first: seconds before.
+        b'[{"text": "' + b"x" * 8_000_000 + b'"}]',  # One huge JSON array item.
+    ],
+    ids=["one data line", "blank lines", "json array item"],
+)
+def test_event_decoder_is_linear_on_hostile_bodies(body: bytes) -> None:
+    decoder = EventDecoder()
+    started = time.perf_counter()
+    events = [e for start in range(0, len(body), 1024) for e in decoder.feed(body[start : start + 1024])]
+    events += decoder.end()
+    assert len(events) == 1
+    # Linear runs in about 0.2 s; re-splitting the text so far on each piece took over 10 s.
+    assert time.perf_counter() - started < 3
 
 
 def test_a_json_array_knows_when_it_is_closed() -> None:

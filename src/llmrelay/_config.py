@@ -34,6 +34,7 @@ docs/configuration.md has the full reference.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from collections.abc import Mapping
@@ -42,13 +43,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ._config_checks import TOP_LEVEL, Key, check_table, known, model_ref
+from ._config_checks import TOP_LEVEL, Key, check_table, known, model_ref, shown
 from ._envelope import DEFAULT_MAX_TOOL_CALLS, Mode
 from ._pipeline.deadline import DEFAULT_DEADLINE
 from ._pipeline.retry import RetryPolicy
 from .adapters import ProviderOptions
 from .errors import ConfigError
 
+logger = logging.getLogger("llmrelay")
 CONFIG_FILE = "llmrelay.toml"
 PYPROJECT = "pyproject.toml"
 PROFILE_ENV = "LLMRELAY_PROFILE"
@@ -142,8 +144,11 @@ def load_config(path: str | os.PathLike[str] | None = None, profile: str | None 
 
     Args:
         path: the file; default: the first `llmrelay.toml`, or `pyproject.toml` with a
-            `[tool.llmrelay]` table, in the current directory or a parent, up to the repository
-            root (the directory holding `.git`) or the filesystem root.
+            `[tool.llmrelay]` table, in the current directory or a parent, up to the project root
+            (the nearest directory holding `pyproject.toml` or `.git`) or the user's home,
+            whichever comes first; with neither above it, the current directory only. A file
+            further up is never read: whoever can write there could send the key elsewhere
+            (`base_url`). The file read is logged (debug level, logger "llmrelay").
         profile: the profile to use; default: `LLMRELAY_PROFILE`, else the file's `default_profile`,
             else the top-level settings alone.
 
@@ -156,7 +161,7 @@ def load_config(path: str | os.PathLike[str] | None = None, profile: str | None 
     file = _File(path_read, root, top, profiles=top.pop("profiles", {}))
     default = top.pop("default_profile", None)
     if default is not None and default not in file.profiles:
-        (root / "default_profile").fail(f"unknown profile {default!r}{known(file.profiles, 'profiles')}")
+        (root / "default_profile").fail(f"unknown profile {shown(default)}{known(file.profiles, 'profiles')}")
     for name in file.profiles:  # A mistake in any profile fails now, not when someone picks that one.
         _resolve(file, name, model_env=None)
     return _resolve(file, _choose(profile, default, file.profiles, root), os.environ.get(MODEL_ENV) or None)
@@ -213,19 +218,40 @@ def _locate(path: str | os.PathLike[str] | None) -> tuple[Path, dict[str, Any], 
         file = Path(path)
         if not file.is_file():
             Key(str(file)).fail("no such file" if not file.exists() else "not a file")
-        return _settings_table(file, _read(file))
-    start = directory = Path.cwd().resolve()
-    for directory in (start, *start.parents):
+        return _settings_table(_logged(file), _read(file))
+    directories = search_path(Path.cwd().resolve())
+    for directory in directories:
         if (file := directory / CONFIG_FILE).is_file():
-            return _settings_table(file, _read(file))
+            return _settings_table(_logged(file), _read(file))
         if (file := directory / PYPROJECT).is_file() and "llmrelay" in (document := _read(file)).get("tool", {}):
-            return _settings_table(file, document)
-        if (directory / ".git").exists():  # The repository's root: a file above it is not this project's.
-            break
+            return _settings_table(_logged(file), document)
     raise ConfigError(
-        f"no {CONFIG_FILE}, nor a {PYPROJECT} with a [tool.llmrelay] table, in {start} or its parents "
-        f"up to {directory}; write one, or pass path="
+        f"no {CONFIG_FILE}, nor a {PYPROJECT} with a [tool.llmrelay] table, in {directories[0]} or its parents "
+        f"up to {directories[-1]}; write one, or pass path="
     )
+
+
+def search_path(start: Path) -> list[Path]:
+    """The directories searched for a config file: `start` and its parents up to the project root or home.
+
+    The project root is the nearest directory holding `pyproject.toml` or `.git`; the search stops
+    there or at the user's home, whichever comes first. With neither above `start`, only `start`.
+    """
+    try:
+        home: Path | None = Path.home().resolve()
+    except (RuntimeError, KeyError):  # No home directory can be found (a bare container user).
+        home = None
+    directories: list[Path] = []
+    for directory in (start, *start.parents):
+        directories.append(directory)
+        if directory == home or (directory / PYPROJECT).is_file() or (directory / ".git").exists():
+            return directories
+    return [start]
+
+
+def _logged(file: Path) -> Path:
+    logger.debug("llmrelay: reading the config file %s", file)
+    return file
 
 
 def _settings_table(file: Path, document: dict[str, Any]) -> tuple[Path, dict[str, Any], Key]:
@@ -269,7 +295,7 @@ def _choose(argument: str | None, default: str | None, profiles: Mapping[str, ob
     else:
         return default  # Checked when the file was read.
     if name not in profiles:
-        root.fail(f"unknown profile {name!r}{source}{known(profiles, 'profiles')}")
+        root.fail(f"unknown profile {shown(name)}{source}{known(profiles, 'profiles')}")
     return name
 
 
@@ -343,7 +369,7 @@ def _resolve_ref(ref: object, aliases: Mapping[str, str], at: Key) -> str:
     if ":" in text:
         return text
     if text not in aliases:
-        at.fail(f"{text!r} is neither 'provider:model-name' nor an alias{known(aliases, 'aliases')}")
+        at.fail(f"{shown(text)} is neither 'provider:model-name' nor an alias{known(aliases, 'aliases')}")
     return aliases[text]
 
 

@@ -8,13 +8,15 @@ Strings are never echoed in a message, and a literal API key anywhere is refused
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ._envelope import Mode
-from .adapters import known_providers
+from .adapters import ProviderOptions, known_providers
+from .adapters._errors import redact
 from .capabilities._capabilities import FACTS, MODES, SIZE_FACTS
 from .errors import ConfigError
 
@@ -68,6 +70,21 @@ def _show(value: object) -> str:
         return repr(value)
     kinds = {str: "a string", list: "an array", dict: "a table"}
     return next((name for kind, name in kinds.items() if isinstance(value, kind)), "a date or time")
+
+
+_IDENTIFIER = re.compile(r"[\w.:/@+-]{1,64}")
+"""What may be echoed of a string: a short name (a model, a mode, a profile), never a pasted key."""
+
+
+def shown(value: object) -> str:
+    """A value as an error may echo it: a short identifier quoted, else by kind; a key-shaped one never.
+
+    Model names, modes and profile names are short identifiers; a long run of characters, or one
+    shaped like an API key, is said to be "a string" only.
+    """
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value) and redact(value, None) == value and len(value) <= 64:
+        return repr(value)
+    return _show(value)
 
 
 def known(names: Mapping[str, object] | Sequence[str], what: str) -> str:
@@ -134,7 +151,7 @@ def _number(minimum: float, *, above: bool = False) -> _Check:
 
     def check(value: object, at: Key) -> float:
         number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-        if number is None or number < minimum or (above and number == minimum):
+        if number is None or not math.isfinite(number) or number < minimum or (above and number == minimum):
             at.fail(f"must be {expected}, got {_show(value)}")
         return number
 
@@ -143,8 +160,7 @@ def _number(minimum: float, *, above: bool = False) -> _Check:
 
 def _mode(value: object, at: Key) -> Mode:
     if value not in MODES:
-        shown = repr(value) if isinstance(value, str) else _show(value)
-        at.fail(f"must be one of {', '.join(MODES)}, got {shown}")
+        at.fail(f"must be one of {', '.join(MODES)}, got {shown(value)}")
     return value
 
 
@@ -169,14 +185,24 @@ def _modes(value: object, at: Key) -> tuple[Mode, ...]:
 
 def _provider_id(provider: str, at: Key) -> None:
     if provider not in known_providers():
-        at.fail(f"unknown provider {provider!r}{known(known_providers(), 'providers')}")
+        at.fail(f"unknown provider {shown(provider)}{known(known_providers(), 'providers')}")
 
 
 def _params(value: object, at: Key) -> dict[str, Any]:
     params = _table(value, at)
     if "api_key" in params:
         (at / "api_key").fail(_NO_KEYS.format("providers.<provider>.api_key_env"))
+    _finite(params, at)
     return params
+
+
+def _finite(value: object, at: Key) -> None:
+    """Refuse `nan` and `inf` anywhere in a table (TOML writes them; JSON, and so every API, cannot)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        at.fail(f"must be a finite number, got {_show(value)}")
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        _finite(item, at / key)
 
 
 def _env_name(value: object, at: Key) -> str:
@@ -195,6 +221,15 @@ def _headers(value: object, at: Key) -> dict[str, str]:
     return headers
 
 
+def _base_url(value: object, at: Key) -> str:
+    url = _string(value, at)
+    try:
+        ProviderOptions(base_url=url)
+    except ConfigError as exc:
+        at.fail(str(exc).removeprefix("base_url "))
+    return url
+
+
 _SECRET_OPTIONS = frozenset({"aws_secret_key", "aws_session_token", "access_token", "azure_ad_token", "api_key"})
 """Provider options that are credentials: never in a file (their variables or chains are read instead)."""
 
@@ -211,7 +246,7 @@ def _options(value: object, at: Key) -> dict[str, Any]:
 
 
 _PROVIDER: dict[str, _Check] = {
-    "base_url": _string,
+    "base_url": _base_url,
     "api_key_env": _env_name,
     "timeout": _number(0, above=True),
     "headers": _headers,
@@ -236,7 +271,7 @@ def model_ref(value: object, at: Key) -> str:
     ref = _string(value, at)
     provider, colon, name = ref.partition(":")
     if colon and (not provider or not name):
-        at.fail(f"must be 'provider:model-name' or an alias, got {ref!r}")
+        at.fail(f"must be 'provider:model-name' or an alias, got {shown(ref)}")
     if colon:
         _provider_id(provider, at)
     return ref
@@ -248,7 +283,7 @@ def _aliases(value: object, at: Key) -> dict[str, str]:
         if ":" in name:
             (at / name).fail("an alias's name cannot contain ':' (it would read as 'provider:model-name')")
         if ":" not in model_ref(target, at / name):
-            (at / name).fail(f"must be 'provider:model-name' (an alias cannot name another alias), got {target!r}")
+            (at / name).fail(f"must be 'provider:model-name' (an alias cannot name another alias), got {shown(target)}")
         aliases[name] = target
     return aliases
 

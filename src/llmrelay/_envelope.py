@@ -164,6 +164,9 @@ class Attempt:
     """Seconds spent on this step."""
     usage: Usage = _NO_USAGE
     """Tokens this step used."""
+    host: str | None = None
+    """The host the request went to (after `base_url` and the SDK's `*_BASE_URL` variable); None when
+    the adapter does not say (a test's `FakeAdapter`, an adapter of your own without `host`)."""
 
 
 OutputT = DefaultTypeVar("OutputT", default=None)

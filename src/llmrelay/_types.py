@@ -8,11 +8,12 @@ normalization. Adapters translate these to and from their SDK's types and nothin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
 
 from ._content import MediaPart, Part, media_of
 from ._envelope import Artifact, Mode, ToolCall, Usage
+from ._text import clean
 from ._tools import Tool
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -44,6 +45,21 @@ class Message:
     def media(self) -> list[MediaPart]:
         """The turn's images and documents."""
         return media_of(self.parts)
+
+    def __post_init__(self) -> None:
+        """Text no encoder accepts (a lone surrogate) becomes U+FFFD here, where a message enters (`_text`)."""
+        object.__setattr__(self, "content", clean(self.content, f"a {self.role} message"))
+        if self.tool_calls:
+            object.__setattr__(self, "tool_calls", tuple(map(_clean_arguments, self.tool_calls)))
+
+
+_Call = TypeVar("_Call", ToolCall, "NativeCall")
+
+
+def _clean_arguments(call: _Call) -> _Call:
+    """The call, its arguments' lone surrogates replaced (`_text`); the same object when there were none."""
+    arguments = clean(call.arguments, f"the arguments of a {call.name} call")
+    return call if arguments is call.arguments else replace(call, arguments=arguments)
 
 
 @dataclass(frozen=True)
@@ -114,3 +130,9 @@ class RawResponse:
     """What the provider needs back with this answer on the next turn (see `Artifact`)."""
     reasoning: str = ""
     """The reasoning the provider's API returned apart from the text (thinking blocks, thought parts)."""
+
+    def __post_init__(self) -> None:
+        """The answer's text and calls, lone surrogates replaced (`_text`): they go back in the next request."""
+        object.__setattr__(self, "text", clean(self.text, f"{self.provider}'s answer"))
+        if self.native_calls:
+            object.__setattr__(self, "native_calls", tuple(map(_clean_arguments, self.native_calls)))

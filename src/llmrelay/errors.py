@@ -18,6 +18,7 @@ LLMRelayError
 │   ├── NotFoundError            404: usually an unknown model
 │   ├── BadRequestError          400 / 422: the request itself is wrong
 │   │   └── UnsupportedFeatureError  the model rejects a mode (tools, response_format, ...)
+│   ├── ResponseTooLarge         a streamed answer grew past `max_stream_bytes`
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
 │   └── OutputValidationError    no valid `output=` object, its repairs run out
@@ -187,6 +188,24 @@ class UnsupportedFeatureError(BadRequestError):
     def __init__(self, message: str, *, feature: str, **kwargs: Any) -> None:
         self.feature = feature
         super().__init__(message, **kwargs)
+
+
+class ResponseTooLarge(ProviderError):
+    """A streamed answer grew past `max_stream_bytes`: reading stopped there, the connection closed.
+
+    `limit` is the cap and `received` the bytes read. Once events were shown, the stream ends with
+    a `StreamInterrupted` whose `partial` holds the answer as far as it was read (this error is its
+    `__cause__`). Not retried: the same request would bring the same answer.
+    """
+
+    def __init__(self, *, provider: str, model: str | None, limit: int, received: int) -> None:
+        self.limit = limit
+        self.received = received
+        super().__init__(
+            f"the streamed answer passed max_stream_bytes ({limit} bytes; {received} read), reading stopped",
+            provider=provider,
+            model=model,
+        )
 
 
 class StreamInterrupted(ProviderError):

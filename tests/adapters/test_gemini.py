@@ -911,3 +911,60 @@ def test_client_rate_limit_surfaces_with_the_wait() -> None:
         assert route.call_count == 2  # The client's retry, not the SDK's.
     assert waits == [45.0]  # RetryInfo's retryDelay is the wait the client honoured.
     assert caught.value.retry_after == 45.0
+
+
+# --- issue 12: the key never follows a redirect to another host ------------------------------------
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["send", "stream"])
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+async def test_a_redirect_to_another_host_does_not_carry_the_key(use_async: bool, streamed: bool) -> None:
+    import llmrelay
+    from llmrelay.testing import mock_http
+
+    with mock_http() as router:
+        router.route(host="generativelanguage.googleapis.com").mock(
+            return_value=httpx.Response(307, headers={"location": "https://collector.example/steal"})
+        )
+        stolen = router.route(host="collector.example").mock(return_value=httpx.Response(404, json={}))
+        same = llmrelay.RetryPolicy(max_attempts=1)
+        if use_async:
+            client = llmrelay.AsyncClient("gemini:gemini-2.5-flash", api_key=KEY, retry=same)
+            with pytest.raises(llmrelay.LLMRelayError):
+                if streamed:
+                    async for _ in client.stream("Hi"):
+                        pass
+                else:
+                    await client.complete("Hi")
+        else:
+            sync = llmrelay.Client("gemini:gemini-2.5-flash", api_key=KEY, retry=same)
+            with pytest.raises(llmrelay.LLMRelayError):
+                if streamed:
+                    list(sync.stream("Hi"))
+                else:
+                    sync.complete("Hi")
+    for call in stolen.calls:
+        assert "x-goog-api-key" not in call.request.headers and KEY not in str(call.request.headers)
+    if not streamed:
+        assert stolen.called, "the SDK followed the redirect (without the key)"
+
+
+def test_replaying_a_recorded_redirect_to_another_host_never_sends_the_key(tmp_path: Any) -> None:
+    """A cassette whose answer is a 307 elsewhere: the redirect is followed without the key, and not sent out."""
+    import llmrelay
+    from llmrelay.testing import cassette, mock_http
+    from llmrelay.testing._vcr import Interaction, RecordedRequest, RecordedResponse
+    from llmrelay.testing._vcr_write import dump_cassette
+
+    uri = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+    redirect = RecordedResponse(307, "Temporary Redirect", {"location": ["https://collector.example/steal"]}, b"")
+    path = tmp_path / "redirect.yaml"
+    path.write_text(dump_cassette([Interaction(RecordedRequest("POST", uri, {}, None), redirect)]))
+    with mock_http() as router, cassette(path, "none", match_on=("method", "uri")):
+        stolen = router.route(host="collector.example").mock(return_value=httpx.Response(404, json={}))
+        with pytest.raises(llmrelay.LLMRelayError):
+            llmrelay.Client(
+                "gemini:gemini-2.5-flash", api_key=KEY, retry=llmrelay.RetryPolicy(max_attempts=1)
+            ).complete("Hi")
+    assert stolen.called
+    assert all("x-goog-api-key" not in call.request.headers for call in stolen.calls)

@@ -451,3 +451,37 @@ async def test_a_truncated_stream_is_sent_once_and_ends_with_everything_received
     expected = [("get_weather", "truncated")] if provider.cut_call_seen else []
     assert [(r.name, r.kind) for r in partial.rejected] == expected
     assert [a.outcome for a in partial.attempts] == ["error"]
+
+
+# --- issue 12: a cap on a streamed answer's size -------------------------------------------------
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("provider", PARAMS)
+async def test_a_stream_past_max_stream_bytes_ends_with_what_was_read(provider: Provider, use_async: bool) -> None:
+    """An endless answer stops at the cap: a typed error, the answer so far kept, one request only."""
+    shown = len(provider.cut())
+    body = Body(provider.cut() + provider.full() * 1000)  # Far past the cap if nothing stops it.
+    options = {"max_stream_bytes": shown + 10, "retry": RetryPolicy(max_attempts=3, sleep=lambda seconds: None)}
+    with mock_http() as router:
+        route = router.post(provider.url).mock(side_effect=served(provider, body))
+        with pytest.raises(StreamInterrupted) as caught:
+            if use_async:
+                settings = {"api_key": "test-key-123456", **provider.options, **options}
+                async for _ in llmrelay.AsyncClient(provider.model, **settings).stream("Weather?", tools=[get_weather]):
+                    pass
+            else:
+                for _ in client(provider, **options).stream("Weather?", tools=[get_weather]):
+                    pass
+    cause = caught.value.__cause__
+    assert isinstance(cause, llmrelay.ResponseTooLarge)
+    assert cause.limit == shown + 10 and shown + 10 < cause.received <= shown + 10 + body.size
+    assert caught.value.partial.content == "Checking the weather."
+    assert names(caught.value.partial.tool_calls) == names(CALLS[:1])
+    assert route.call_count == 1, "a too-large answer is not asked for again"
+
+
+def test_the_default_cap_is_documented_and_configurable() -> None:
+    assert llmrelay.Client("openai:gpt-4o-mini", api_key="k")._options["openai"].max_stream_bytes == 64 * 1024 * 1024
+    with pytest.raises(llmrelay.ConfigError, match="max_stream_bytes"):
+        llmrelay.Client("openai:gpt-4o-mini", api_key="k", max_stream_bytes=0)

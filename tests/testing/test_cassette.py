@@ -40,6 +40,12 @@ def write(path: Path, *items: dict[str, object]) -> Path:
 
 @pytest.fixture
 def two_answers(tmp_path: Path) -> Path:
+    """Two answers to the same request (no body): repeated requests take them in order."""
+    return write(tmp_path / "two.yaml", interaction(URL, '{"n": 1}'), interaction(URL, '{"n": 2}'))
+
+
+@pytest.fixture
+def two_questions(tmp_path: Path) -> Path:
     return write(
         tmp_path / "two.yaml",
         interaction(URL, '{"n": 1}', body='{"q": "a", "user": "u1"}'),
@@ -54,7 +60,7 @@ STACKS = ["httpx", "httpx2"]
 def test_repeated_requests_take_the_recorded_answers_in_order(two_answers: Path, stack: str) -> None:
     client = pytest.importorskip(stack)
     with cassette(two_answers, "none") as active:
-        answers = [client.post(URL, content=b"anything").json() for _ in range(2)]
+        answers = [client.post(URL).json() for _ in range(2)]
     assert answers == [{"n": 1}, {"n": 2}]
     assert active.play_count == 2
 
@@ -77,9 +83,9 @@ async def test_async_clients_replay_too(two_answers: Path, stack: str) -> None:
     ids=["order", "body-json", "body-ignoring-volatile-field"],
 )
 def test_matching_on_the_body_picks_the_recording_with_the_same_json(
-    two_answers: Path, match_on: tuple[str, ...], ignore: tuple[str, ...], sent: list[str], expected: list[int]
+    two_questions: Path, match_on: tuple[str, ...], ignore: tuple[str, ...], sent: list[str], expected: list[int]
 ) -> None:
-    with cassette(two_answers, "none", match_on=match_on, ignore_body_fields=ignore):
+    with cassette(two_questions, "none", match_on=match_on, ignore_body_fields=ignore):
         answers = [httpx.post(URL, content=body.encode()).json()["n"] for body in sent]
     assert answers == expected
 
@@ -125,7 +131,7 @@ def test_an_unmatched_request_shows_the_request_and_the_closest_recordings_and_n
     assert "POST https://api.example.com/v1/chat/completion?key=REDACTED" in message
     assert 'body: {"model":"m"}' in message
     closest = message.split("closest recorded interactions")[1].splitlines()[1:4]
-    assert closest[0].startswith("  #1 POST https://api.example.com/v1/chat/completions  [differs in uri]")
+    assert closest[0].startswith("  #1 POST https://api.example.com/v1/chat/completions  [differs in uri, body")
     assert "#2 GET" in closest[2]
     assert "sk-live-123" not in message
     assert "--llmrelay-record-mode=new_episodes" in message
@@ -284,7 +290,7 @@ interactions:
     path = tmp_path / "mixed.yaml"
     path.write_text(text)
     with cassette(path, "none"):
-        first, second = httpx.post(URL), httpx.post(URL)
+        first, second = httpx.post(URL), httpx.post(URL, json={"q": 1})
     assert first.json() == {"packed": True}
     assert "content-encoding" not in first.headers
     assert first.headers["content-length"] == str(len(b'{"packed": true}'))
@@ -298,3 +304,32 @@ def test_a_nested_mock_http_router_answers_first_and_the_cassette_takes_the_rest
         router.get("https://api.example.com/health").respond(204)
         assert httpx.get("https://api.example.com/health").status_code == 204
         assert [httpx.post(URL).json()["n"] for _ in range(2)] == [1, 2]
+
+
+# --- issue 12: the body is the prompt, matched by default --------------------------------------------
+
+
+def test_by_default_a_changed_prompt_is_not_answered_with_the_recording(two_questions: Path) -> None:
+    with pytest.raises(UnmatchedRequestError) as caught, cassette(two_questions, "none", allow_unplayed=True):
+        httpx.post(URL, json={"q": "a", "user": "someone else"})
+    assert "[differs in body: user]" in str(caught.value)
+    with cassette(two_questions, "none", allow_unplayed=True):  # Key order and spacing do not count.
+        assert httpx.post(URL, content=b'{"user":"u2",  "q":"b"}').json() == {"n": 2}
+
+
+@pytest.mark.parametrize(
+    ("live", "recorded", "expected"),
+    [
+        ({"a": 1}, {"a": 1}, None),
+        ({"a": 1}, {"a": 2}, "a"),
+        ({"m": [{"c": "x"}, {"c": "y"}]}, {"m": [{"c": "x"}, {"c": "z"}]}, "m[1].c"),
+        ({"m": [1]}, {"m": [1, 2]}, "m (length)"),
+        ({"a": 1, "t": 0.5}, {"a": 1}, "t (not recorded)"),
+        ({"a": 1}, {"a": 1, "seed": 3}, "seed (only recorded)"),
+        ([1], {"a": 1}, "the body"),
+    ],
+)
+def test_first_difference(live: object, recorded: object, expected: str | None) -> None:
+    from llmrelay.testing._match import first_difference
+
+    assert first_difference(live, recorded) == expected

@@ -249,3 +249,96 @@ def test_user_redaction_rules_apply_before_writing(tmp_path: Path) -> None:
     assert json.loads(item.response.body)["choices"][0]["message"]["content"] == "REDACTED"
     for secret in ("org-9", "t0k", "alice", "project-42", "private words", SECRET):
         assert_no_secret(path, secret)
+
+
+# --- issue 12: every secret the recorder knows of, anywhere in the file ------------------------------
+
+ENV_KEYS = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+}
+GATEWAY_KEY = "gw-0123456789-TOKEN-abcdef"
+"""Read from the environment, shaped like no provider's key: only knowing the key in use redacts it."""
+PROXY_TOKEN = "proxy-tok-98765432"
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_the_key_in_use_and_credential_headers_are_redacted_everywhere(
+    tmp_path: Path, provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_KEYS[provider], GATEWAY_KEY)
+    path = tmp_path / f"{provider}.yaml"
+    script = [Reply(f"your proxy token is {PROXY_TOKEN}"), Reply(status=401, error=f"Invalid key: {GATEWAY_KEY}")]
+    with WireServer(script=script) as server, cassette(path, "once"):
+        live = llmrelay.Client(
+            f"{provider}:{PROVIDERS[provider]}",
+            base_url=server.base_url_for(provider),
+            headers={"X-Proxy-Token": PROXY_TOKEN},
+            retry=llmrelay.RetryPolicy(max_attempts=1),
+        )
+        assert PROXY_TOKEN in live.complete(ASK).content
+        with pytest.raises(llmrelay.AuthenticationError):
+            live.complete(ASK)
+    for secret in (GATEWAY_KEY, PROXY_TOKEN):
+        assert_no_secret(path, secret)
+    (first, _) = load_cassette(path).interactions
+    assert first.request.header("x-proxy-token") == "REDACTED"
+    with cassette(path, "none"):  # And the redacted file still replays.
+        assert live.complete(ASK).content == "your proxy token is REDACTED"
+        with pytest.raises(llmrelay.AuthenticationError):
+            live.complete(ASK)
+
+
+def test_credential_query_parameters_are_redacted_in_the_url_and_wherever_echoed(tmp_path: Path) -> None:
+    path = tmp_path / "query.yaml"
+    with WireServer(script=[Reply("ok")]) as server, cassette(path, "once"):
+        url = server.base_url_for("openai") + "/chat/completions"
+        query = {"api_key": "query-key-123456", "access_token": "access-987654321", "model": "m"}
+        body = {"model": "m", "note": "access-987654321"}
+        httpx.post(url, params=query, json=body)
+    (item,) = load_cassette(path).interactions
+    assert "api_key=REDACTED" in item.request.uri and "access_token=REDACTED" in item.request.uri
+    assert "model=m" in item.request.uri
+    for secret in ("query-key-123456", "access-987654321"):
+        assert_no_secret(path, secret)
+
+
+def test_is_credential_name() -> None:
+    from llmrelay.testing._redact import is_credential_name
+
+    named = ["X-Proxy-Token", "x-api-key", "Authorization", "api_key", "apiKey", "access_token", "X-Session-Id"]
+    named += ["client_secret", "Cookie", "key", "x-goog-api-key", "X-Auth"]
+    unnamed = ["x-ratelimit-remaining-tokens", "content-type", "model", "keep", "monkey", "x-request-id"]
+    assert [n for n in named if not is_credential_name(n)] == []
+    assert [n for n in unnamed if is_credential_name(n)] == []
+
+
+def test_secrets_are_redacted_inside_gzip_and_binary_bodies(tmp_path: Path) -> None:
+    import gzip
+
+    from llmrelay.testing._redact import Redactor
+    from llmrelay.testing._vcr import Interaction, RecordedRequest, RecordedResponse
+    from llmrelay.testing._vcr_write import write_cassette
+
+    key = "inner-key-0123456789"
+    request = RecordedRequest("POST", "https://api.example.com/v1", {"Authorization": [f"Bearer {key}"]}, b"{}")
+    bodies = {
+        "gzip": gzip.compress(f'{{"echo": "{key}"}}'.encode()),
+        "binary": b"\xff\xfe" + key.encode() + b"\x00\x81",
+        "json-escaped": json.dumps({"echo": key.replace("-", "/")}).replace("/", "\\/").encode(),
+        "percent-encoded": f"https://x/?next=%2F{key}".encode(),
+    }
+    for label, body in bodies.items():
+        secret = key.replace("-", "/") if label == "json-escaped" else key
+        redactor = Redactor(Redaction(secrets=[secret]) if label == "json-escaped" else None)
+        item = redactor.interaction(Interaction(request, RecordedResponse(200, "OK", {}, body)))
+        assert item is not None
+        path = tmp_path / f"{label}.yaml"
+        write_cassette(path, [item])
+        assert_no_secret(path, secret)
+        written = load_cassette(path).interactions[0].response.body
+        plain = gzip.decompress(written) if label == "gzip" else written
+        assert secret.encode() not in plain and b"REDACTED" in plain, label

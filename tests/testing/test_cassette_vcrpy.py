@@ -51,7 +51,7 @@ def test_llmrelay_replays_a_cassette_vcrpy_recorded(tmp_path: Path) -> None:
         url = server.base_url_for("openai") + "/chat/completions"
         with vcr.use_cassette(str(path), record_mode="once"), httpx.Client() as client:
             recorded = client.post(url, json={"model": "gpt-4o-mini", "stream": True}).content
-    with cassette(path, "none"), httpx.stream("POST", url, json={"other": "body"}) as response:
+    with cassette(path, "none"), httpx.stream("POST", url, json={"model": "gpt-4o-mini", "stream": True}) as response:
         pieces = list(response.iter_raw())
     assert b"".join(pieces) == recorded
     assert len(pieces) > 3, "served event by event"

@@ -171,7 +171,7 @@ def _degrade(
     Its answer is still read against the tools of the request: a call the model writes anyway is
     checked like any other (an unknown tool or invalid arguments end in `rejected`).
     """
-    step = Step(first.provider, first.model, "text")
+    step = replace(first, mode="text")
     asked = build(step)
     request = replace(asked, tools=(), tool_choice=None, response_schema=None)
     started = time.monotonic()
@@ -205,7 +205,11 @@ def _finish(result: Completion, trace: list[Attempt]) -> Completion:
 def record_retry(trace: list[Attempt], step: Step, error: BaseException, wait: float) -> None:
     """Put a transient failure that is about to be retried into the trace."""
     reason = f"{_reason(error)}; retrying in {wait:.2f}s"
-    trace.append(Attempt(provider=step.provider, model=step.model, mode=step.mode, outcome="retry", reason=reason))
+    trace.append(
+        Attempt(
+            provider=step.provider, model=step.model, mode=step.mode, outcome="retry", reason=reason, host=step.host
+        )
+    )
 
 
 def _attempt(step: Step, outcome: Outcome, reason: str | None, started: float, usage: Usage | None = None) -> Attempt:
@@ -218,6 +222,7 @@ def _attempt(step: Step, outcome: Outcome, reason: str | None, started: float, u
         reason=reason,
         duration=elapsed,
         usage=usage or Usage(),
+        host=step.host,
     )
 
 

@@ -26,6 +26,8 @@ class Step:
     provider: str
     model: str
     mode: Mode
+    host: str | None = None
+    """Where the provider's adapter sends (`Attempt.host`), filled in by the client."""
 
 
 def should_fall_back(error: ProviderError) -> bool:

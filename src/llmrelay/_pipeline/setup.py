@@ -10,16 +10,18 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, get_args
 
+from .._config_checks import shown
 from .._effort import ReasoningLike, read_reasoning
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
 from .._tools import Tool, ToolLike, to_tools
 from .._types import NamedTool, Request, ToolChoice
-from ..adapters import Adapter, ProviderOptions, adapter_class
+from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
 from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
@@ -47,7 +49,9 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
-        raise ConfigError(f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {model!r}")
+        raise ConfigError(
+            f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {shown(model)}"
+        )
     return provider, name
 
 
@@ -62,6 +66,7 @@ class Pipeline:
         base_url: str | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES,
         mode: Mode | None = None,
         modes: Sequence[Mode] | None = None,
         params: Mapping[str, Any] | None = None,
@@ -77,11 +82,11 @@ class Pipeline:
         repair_trigger: RepairTrigger | None = None,
         adapter: Adapter | None = None,
         max_steps: int | None = None,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+        deadline: float | None = DEFAULT_DEADLINE,
         provider_options: Mapping[str, Any] | None = None,
         reasoning: ReasoningLike = None,
         cache: bool = False,
-        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
-        deadline: float | None = DEFAULT_DEADLINE,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -92,6 +97,8 @@ class Pipeline:
             timeout: seconds one attempt may take, from connecting to the answer's last byte
                 (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
             headers: extra HTTP headers for the model's provider.
+            max_stream_bytes: a streamed answer of the model's provider may be this long (default
+                64 MiB); past it the stream ends with `ResponseTooLarge`.
             mode: always use this output mode.
             modes: the modes allowed, in the order to try them (default: all the model supports).
             params: default generation parameters (temperature, max_tokens…).
@@ -108,6 +115,11 @@ class Pipeline:
                 `_pipeline.repair.problems`; see docs/reliability.md).
             adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
             max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+            max_tool_calls: the most calls read from one answer, whatever its format (default
+                128); one rejection counts those past it, and they are never run.
+            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
+                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
+                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
             provider_options: options only the model's provider reads (Azure's `api_version`,
                 `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
             reasoning: how much the model reasons, on every request: "low", "medium", "high",
@@ -116,11 +128,6 @@ class Pipeline:
             cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
                 tools, system, the conversation's stable prefix); a no-op where caching is
                 automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
-            max_tool_calls: the most calls read from one answer, whatever its format (default
-                128); one rejection counts those past it, and they are never run.
-            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
-                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
-                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
         """
         if max_steps is not None:
             warnings.warn(
@@ -159,6 +166,7 @@ class Pipeline:
             base_url=base_url,
             timeout=timeout,
             headers=dict(headers or {}),
+            max_stream_bytes=max_stream_bytes,
             extra=dict(provider_options or {}),
         )
         self._adapters: dict[str, Adapter] = {}
@@ -241,6 +249,7 @@ class Pipeline:
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
         steps = able_steps(steps, conversation, request_needs(conversation, merged), self._capabilities, trace)
+        steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             request = Request(
@@ -332,7 +341,7 @@ def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
 
 def _check_mode(mode: object) -> None:
     if mode is not None and mode not in MODES:
-        raise ConfigError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+        raise ConfigError(f"unknown mode {shown(mode)} (expected one of {', '.join(MODES)})")
 
 
 def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:

@@ -147,6 +147,7 @@ class StreamState:
             mode=call.step.mode,
             outcome="error",
             reason=f"stream interrupted: {error}",
+            host=call.step.host,
         )
         attempts = [*trace, replace(failed, usage=raw.usage)]
         received = replace(

@@ -17,6 +17,7 @@ from .._instructions import prepare_messages
 from .._types import NativeCall, RawResponse, Request
 from ..errors import UnknownProviderError
 from ._contract import (
+    DEFAULT_MAX_STREAM_BYTES,
     Adapter,
     AsyncClosable,
     CallEnd,
@@ -81,6 +82,7 @@ def known_providers() -> list[str]:
 # chunks a streaming adapter yields, and the messages as a non-native mode sends them
 # (instructions added, tool turns as text).
 __all__ = [
+    "DEFAULT_MAX_STREAM_BYTES",
     "Adapter",
     "AsyncClosable",
     "CallEnd",

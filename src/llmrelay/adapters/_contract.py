@@ -21,12 +21,23 @@ Finish(reason="tool_calls", usage=..., model=..., request_id=..., artifacts=...)
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 from .._envelope import Artifact, Usage
 from .._types import RawResponse, Request
+from ..errors import ConfigError
+
+DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024
+"""A streamed answer may be this long (64 MiB); past it, reading stops with `ResponseTooLarge`."""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,15}")
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+"""RFC 9110's `token`: what a header's name may be made of."""
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
+"""Visible ASCII, spaces and tabs: no line break (header injection), no byte the HTTP stacks refuse."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -43,12 +54,58 @@ class ProviderOptions:
     """Extra HTTP headers sent with every request."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Options only one provider reads (Azure's `api_version`, Vertex's `project`...): see its adapter."""
+    max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES
+    """A streamed answer may be this many bytes long; past it the stream ends with `ResponseTooLarge`."""
+
+    def __post_init__(self) -> None:
+        """Refuse, now, what would otherwise fail on every request (and be retried as a connection error).
+
+        Messages name the setting, never its value: a key pasted in the wrong place must not be logged.
+        """
+        if self.base_url is not None:
+            _check_base_url(self.base_url)
+        if isinstance(self.timeout, (int, float)) and not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise ConfigError(f"timeout must be a number of seconds > 0, got {self.timeout!r}")
+        for name, value in self.headers.items():
+            _check_header(name, value)
+        if isinstance(self.max_stream_bytes, bool) or not isinstance(self.max_stream_bytes, int):
+            raise ConfigError("max_stream_bytes must be a whole number of bytes")
+        if self.max_stream_bytes < 1:
+            raise ConfigError(f"max_stream_bytes must be >= 1, got {self.max_stream_bytes}")
 
     def __repr__(self) -> str:
         key = "None" if self.api_key is None else "'***'"  # Never show the key, not even part of it.
         return (
             f"ProviderOptions(api_key={key}, base_url={self.base_url!r}, timeout={self.timeout!r}, "
-            f"headers={sorted(self.headers)!r}, extra={sorted(self.extra)!r})"  # Names only: a token may be there.
+            f"headers={sorted(self.headers)!r}, max_stream_bytes={self.max_stream_bytes!r}, "
+            f"extra={sorted(self.extra)!r})"  # Names only: a token may be there.
+        )
+
+
+def _check_base_url(base_url: object) -> None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(base_url) if isinstance(base_url, str) else None
+        host = parts.hostname if parts is not None else None
+    except ValueError:  # An unclosed "[" of an IPv6 host, say.
+        parts, host = None, None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        # Only the scheme is shown, and only a short one: the rest may hold credentials.
+        shown = parts.scheme if parts is not None and _SCHEME.fullmatch(parts.scheme) else ""
+        got = f"a {shown}: URL" if shown and shown.lower() not in ("http", "https") else "no http(s)://host"
+        raise ConfigError(
+            f"base_url must be an http:// or https:// URL with a host (https://example.com/v1), got {got}"
+        )
+
+
+def _check_header(name: object, value: object) -> None:
+    if not isinstance(name, str) or not _HEADER_NAME.fullmatch(name):
+        raise ConfigError("headers: a header name may hold only letters, digits and !#$%&'*+-.^_`|~")
+    if not isinstance(value, str) or not _HEADER_VALUE.fullmatch(value):
+        raise ConfigError(
+            f"headers[{name!r}]: the value must be a string of visible ASCII characters, spaces and tabs "
+            "(no line break, control character or non-ASCII text)"
         )
 
 

@@ -122,6 +122,7 @@ def transport_error(
     Connection reset by peer", "Server disconnected without sending a response.") is added to them.
     """
     cls = ProviderTimeoutError if timeout else ProviderConnectionError
+    scrubbed(exc, secret)
     message = str(exc) or type(exc).__name__
     if (cause := _first_cause(exc)) is not None and str(cause) not in message:
         message = f"{message} ({type(cause).__name__}: {cause})"
@@ -168,6 +169,33 @@ def _until(date: str) -> float | None:
         return None
     when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)  # HTTP dates are GMT.
     return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
+
+
+_SCRUBBED = ("message", "body", "details")
+"""Attributes where the SDKs keep an error's text and decoded body (openai/groq/anthropic, google-genai)."""
+
+
+def scrubbed(exc: BaseException, secret: str | None) -> BaseException:
+    """`exc` and every exception it was raised from, with `redact` applied to their text, in place.
+
+    Adapters raise our errors `from` the SDK's; a traceback (`logger.exception`) prints that cause
+    and its chain too, and a gateway may echo the key in a 401 body, so the chain is scrubbed the
+    way our own error is. What is useful stays: type, status, request id, the redacted text.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:  # A chain can loop back on itself.
+        seen.add(id(current))
+        current.args = tuple(redacted(arg, secret) for arg in current.args)
+        for name in _SCRUBBED:
+            value = getattr(current, name, None)
+            if isinstance(value, (str, Mapping, list)):
+                try:
+                    setattr(current, name, redacted(value, secret))
+                except AttributeError:  # A read-only property: its text is in `args` too.
+                    pass
+        current = current.__cause__ or current.__context__
+    return exc
 
 
 def redact(text: str, secret: str | None) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from google.genai import errors as genai_errors
 
 from ..errors import AuthenticationError, ProviderError, ServerError
-from ._errors import redact, seconds, status_error, transport_error
+from ._errors import redact, scrubbed, seconds, status_error, transport_error
 
 PROVIDER = "gemini"
 
@@ -36,8 +36,10 @@ PROVIDER = "gemini"
 def to_error(exc: Exception, *, model: str, secret: str | None, provider: str = PROVIDER) -> ProviderError | None:
     """Our error for an SDK or transport exception; None for anything else (a bug: let it show).
 
+    `exc` itself is scrubbed of the key too: it stays the `__cause__`, which a traceback prints.
     `provider` is "vertex" when the same API is reached through Vertex AI.
     """
+    scrubbed(exc, secret)
     if isinstance(exc, genai_errors.APIError):
         return _status_error(exc, model, secret, provider)
     timeouts, connections = _transport_errors()

@@ -31,12 +31,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._effort import Reasoning, take_reasoning
 from .._envelope import ToolCall
 from .._messages import new_call_id
+from .._text import decode_body
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
 from . import ProviderOptions
 from ._deadline import bound_sockets
-from ._errors import redact, status_error, transport_error
+from ._errors import redact, scrubbed, status_error, transport_error
 from ._openai_messages import request_body
+from ._origin import endpoint_host, guard_sdk_client
 from ._signatures import SignatureMemory
 from ._wire import (
     chat_artifacts,
@@ -138,6 +140,10 @@ class ChatCompletionsAdapter:
     max_tokens_field: ClassVar[str] = "max_tokens"
     stream_usage: ClassVar[bool] = False
     """Ask for usage in streams (`stream_options.include_usage`); only where the API is known to take it."""
+    base_url_env: ClassVar[str | None] = None
+    """The environment variable the SDK reads the endpoint from when none is given."""
+    default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+    """The SDK's endpoint when none is given nor set in `base_url_env`."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
@@ -148,6 +154,11 @@ class ChatCompletionsAdapter:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
+
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`)."""
+        return endpoint_host(self.base_url(), self.base_url_env, self.default_base_url)
 
     # Hooks.
 
@@ -258,7 +269,9 @@ class ChatCompletionsAdapter:
             with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
                 reader = self.stream_reader(request.model, http.headers)
-                for chunk in chunks(http.iter_bytes(), reader, secret=self._secret):
+                for chunk in chunks(
+                    http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
+                ):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:
@@ -274,7 +287,9 @@ class ChatCompletionsAdapter:
             async with self.endpoint(client).with_streaming_response.create(**arguments) as raw:
                 http = raw.http_response
                 reader = self.stream_reader(request.model, http.headers)
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=self._secret):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
+                ):
                     self._keep_signature(chunk)
                     yield chunk
         except self.sdk.APIError as exc:
@@ -330,6 +345,7 @@ class ChatCompletionsAdapter:
         self.configure(client)
         if not is_async:  # Async calls are bounded by asyncio's timeouts.
             bound_sockets(getattr(client, "_client", None))
+        guard_sdk_client(client, self.options.headers, is_async=is_async)
         return client
 
     def _no_key(self) -> AuthenticationError:
@@ -339,6 +355,8 @@ class ChatCompletionsAdapter:
         headers = http.headers
         try:
             body = json.loads(http.content)  # Leading blank lines (OpenRouter) are JSON whitespace.
+        except UnicodeDecodeError:  # Invalid UTF-8: replaced, as in a stream (`_text`).
+            body = _loads(decode_body(http.content, f"{self.provider}'s answer"))
         except ValueError:
             body = None  # Not JSON: a proxy's page, an empty or a cut-off body. Raised below, text kept.
         if not isinstance(body, Mapping):
@@ -354,6 +372,7 @@ class ChatCompletionsAdapter:
         return self.read_answer(body, headers, model)
 
     def _sdk_error(self, exc: Exception, model: str) -> ProviderError:
+        scrubbed(exc, self._secret)  # It stays the `__cause__`: a traceback prints it.
         response = getattr(exc, "response", None)
         if not isinstance(exc, self.sdk.APIStatusError) or response is None:
             timeout = isinstance(exc, self.sdk.APITimeoutError)
@@ -383,6 +402,13 @@ def _create_arguments(body: dict[str, Any]) -> dict[str, Any]:
     # fields such as OpenRouter's `provider` or vLLM's `guided_json` included).
     rest = {key: value for key, value in body.items() if key not in ("model", "messages")}
     return {"model": body["model"], "messages": body["messages"], "extra_body": rest}
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _decoded(response: Any, *, fallback: Any) -> Any:

@@ -11,8 +11,9 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Protocol
 
-from ..errors import ProviderConnectionError, ProviderError, ServerError
-from ._contract import Chunk
+from .._text import clean
+from ..errors import ProviderConnectionError, ProviderError, ResponseTooLarge, ServerError
+from ._contract import DEFAULT_MAX_STREAM_BYTES, Chunk
 from ._sse import EventDecoder, ServerEvent, read_failure
 
 
@@ -31,11 +32,17 @@ class Reader(Protocol):
         ...
 
 
-def chunks(body: Iterable[bytes], reader: Reader, *, secret: str | None) -> Iterator[Chunk]:
-    """The chunks of a streamed body read from `body` (the HTTP response's byte iterator)."""
-    decoder = EventDecoder()
+def chunks(
+    body: Iterable[bytes], reader: Reader, *, secret: str | None, limit: int = DEFAULT_MAX_STREAM_BYTES
+) -> Iterator[Chunk]:
+    """The chunks of a streamed body read from `body` (the HTTP response's byte iterator).
+
+    Past `limit` bytes reading stops with `ResponseTooLarge` (what was read is already yielded).
+    """
+    decoder, received = EventDecoder(), 0
     try:
         for data in body:
+            received = _counted(received, data, limit, reader)
             for event in decoder.feed(data):
                 yield from reader.read(event)
     except Exception as exc:
@@ -45,11 +52,14 @@ def chunks(body: Iterable[bytes], reader: Reader, *, secret: str | None) -> Iter
     _check_complete(reader, decoder)
 
 
-async def achunks(body: AsyncIterable[bytes], reader: Reader, *, secret: str | None) -> AsyncIterator[Chunk]:
+async def achunks(
+    body: AsyncIterable[bytes], reader: Reader, *, secret: str | None, limit: int = DEFAULT_MAX_STREAM_BYTES
+) -> AsyncIterator[Chunk]:
     """`chunks` for an async body."""
-    decoder = EventDecoder()
+    decoder, received = EventDecoder(), 0
     try:
         async for data in body:
+            received = _counted(received, data, limit, reader)
             for event in decoder.feed(data):
                 for chunk in reader.read(event):
                     yield chunk
@@ -59,6 +69,14 @@ async def achunks(body: AsyncIterable[bytes], reader: Reader, *, secret: str | N
         for chunk in reader.read(event):
             yield chunk
     _check_complete(reader, decoder)
+
+
+def _counted(received: int, data: bytes, limit: int, reader: Reader) -> int:
+    """The bytes read so far with `data`; `ResponseTooLarge` once they pass `limit`."""
+    received += len(data)
+    if received > limit:
+        raise ResponseTooLarge(provider=reader.provider, model=reader.model, limit=limit, received=received)
+    return received
 
 
 def _failure(exc: Exception, reader: Reader, secret: str | None) -> Exception:
@@ -77,9 +95,9 @@ def _check_complete(reader: Reader, decoder: EventDecoder) -> None:
 
 
 def decode(event: ServerEvent, reader: Reader) -> Any:
-    """The event's JSON data; a `ServerError` when it is not JSON."""
+    """The event's JSON data (lone surrogates replaced, see `_text`); a `ServerError` when it is not JSON."""
     try:
-        return json.loads(event.data)
+        return clean(json.loads(event.data), f"{reader.provider}'s stream")
     except ValueError as exc:
         raise ServerError(
             f"a stream event is not JSON: {event.data[:200]!r}", provider=reader.provider, model=reader.model

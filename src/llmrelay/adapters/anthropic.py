@@ -42,6 +42,7 @@ the other providers.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -51,13 +52,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from .._effort import take_reasoning
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
+from .._text import decode_body
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
 from ._anthropic_content import content_block, is_blank, mark_cache_breakpoints, think
 from ._deadline import bound_sockets
-from ._errors import status_error, transport_error
+from ._errors import redact, scrubbed, status_error, transport_error
+from ._origin import endpoint_host, guard_sdk_client
 from ._schemas import for_anthropic
 from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, thinking_artifacts
 
@@ -221,8 +224,9 @@ def to_error(
 ) -> ProviderError:
     """The llmrelay error for an SDK error; the caller raises it `from exc`.
 
-    The API key, if the message happened to contain it, is masked.
+    The API key, if the message happened to contain it, is masked, here and in `exc` (see `scrubbed`).
     """
+    scrubbed(exc, api_key)
     if not isinstance(exc, anthropic.APIStatusError):
         timeout = isinstance(exc, anthropic.APITimeoutError)
         return transport_error(exc, timeout=timeout, provider=provider, model=model, secret=api_key)
@@ -255,9 +259,16 @@ class AnthropicAdapter:
         self._client: Any = None
         self._async_client: Any = None
         self._lock = threading.Lock()  # One SDK client (one connection pool) per kind, whichever threads ask.
+        self._secret: str | None = options.api_key
+        """The key in use, wherever it came from (`api_key`, or the SDK's ANTHROPIC_API_KEY / _AUTH_TOKEN)."""
 
     def __repr__(self) -> str:
         return f"AnthropicAdapter({self.options!r})"
+
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`): `base_url`, ANTHROPIC_BASE_URL, or Anthropic's."""
+        return endpoint_host(self.options.base_url, "ANTHROPIC_BASE_URL", "https://api.anthropic.com")
 
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Claude's answer, or raise a `ProviderError`."""
@@ -265,7 +276,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model, self.provider)
+        return _answer(response.http_response, request.model, self._secret, self.provider)
 
     async def asend(self, request: Request) -> RawResponse:
         """The same, without blocking the event loop."""
@@ -273,7 +284,7 @@ class AnthropicAdapter:
         typed, extra = _split(build_body(request))
         with self._errors(request.model):
             response = await async_client.messages.with_raw_response.create(**typed, extra_body=extra)
-        return _answer(response.http_response, request.model, self.provider)
+        return _answer(response.http_response, request.model, self._secret, self.provider)
 
     def stream(self, request: Request) -> Iterator[Chunk]:
         """Make the call as a stream and yield its chunks (see `_anthropic_stream`), or raise a `ProviderError`."""
@@ -285,9 +296,9 @@ class AnthropicAdapter:
         with self._errors(request.model):
             with client.messages.with_streaming_response.create(**typed, stream=True, extra_body=extra) as raw:
                 http = raw.http_response
-                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                reader = AnthropicStreamReader(request.model, http.headers, self._secret)
                 reader.provider = self.provider
-                yield from chunks(http.iter_bytes(), reader, secret=self.options.api_key)
+                yield from chunks(http.iter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes)
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
         """The same, without blocking the event loop."""
@@ -301,23 +312,32 @@ class AnthropicAdapter:
                 **typed, stream=True, extra_body=extra
             ) as raw:
                 http = raw.http_response
-                reader = AnthropicStreamReader(request.model, http.headers, self.options.api_key)
+                reader = AnthropicStreamReader(request.model, http.headers, self._secret)
                 reader.provider = self.provider
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=self.options.api_key):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=self._secret, limit=self.options.max_stream_bytes
+                ):
                     yield chunk
 
     def _sync_sdk(self) -> Any:
         with self._lock:
             if self._client is None:
-                self._client = self._checked(self.client_classes[0](**self._client_options()))
+                self._client = self._keep_secret(self._checked(self.client_classes[0](**self._client_options())))
                 bound_sockets(getattr(self._client, "_client", None))
+                guard_sdk_client(self._client, self.options.headers, is_async=False)
             return self._client
 
     def _async_sdk(self) -> Any:
         with self._lock:
             if self._async_client is None:
-                self._async_client = self._checked(self.client_classes[1](**self._client_options()))
+                self._async_client = self._keep_secret(self._checked(self.client_classes[1](**self._client_options())))
+                guard_sdk_client(self._async_client, self.options.headers, is_async=True)
             return self._async_client
+
+    def _keep_secret(self, client: _Client) -> _Client:
+        # Bedrock's and Vertex AI's clients sign or fetch tokens per request: they may have neither.
+        self._secret = getattr(client, "api_key", None) or getattr(client, "auth_token", None) or self._secret
+        return client
 
     def close(self) -> None:
         """Close the sync SDK client's connections (an async one's need `aclose`)."""
@@ -355,7 +375,7 @@ class AnthropicAdapter:
         try:
             yield
         except anthropic.APIError as exc:
-            raise to_error(exc, model=model, api_key=self.options.api_key, provider=self.provider) from exc
+            raise to_error(exc, model=model, api_key=self._secret, provider=self.provider) from exc
         except ValueError as exc:
             # The SDK refuses, before sending, a non-streaming call that may run past 10 minutes.
             if "Streaming is" not in str(exc):
@@ -384,7 +404,7 @@ def _split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]
     return typed, extra or None
 
 
-def _answer(http_response: Any, model: str, provider: str = PROVIDER) -> RawResponse:
+def _answer(http_response: Any, model: str, secret: str | None, provider: str = PROVIDER) -> RawResponse:
     """Read the answer's JSON ourselves rather than the SDK's parsed `Message`.
 
     An SDK older than a block type (thinking, server tools, ...) parses it into the wrong class, and
@@ -393,7 +413,7 @@ def _answer(http_response: Any, model: str, provider: str = PROVIDER) -> RawResp
     """
     headers = http_response.headers
     try:
-        body = http_response.json()
+        body = json.loads(decode_body(http_response.content, "anthropic's answer"))  # Invalid UTF-8: see `_text`.
     except ValueError:  # Not JSON: a proxy's error page answered with 200, say.
         body = None
     if not isinstance(body, Mapping):
@@ -403,7 +423,7 @@ def _answer(http_response: Any, model: str, provider: str = PROVIDER) -> RawResp
             model=model,
             status=http_response.status_code,
             request_id=headers.get("request-id"),
-            body=http_response.text,
+            body=redact(http_response.text, secret),
             headers=dict(headers),
         )
     return to_raw_response(body, model=model, request_id=headers.get("request-id"), provider=provider)

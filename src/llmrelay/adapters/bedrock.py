@@ -18,7 +18,7 @@ sends them to `bedrock-runtime.<region>.amazonaws.com/model/<model>/invoke` with
 - Streams come in AWS's binary event-stream framing, not server-sent events: the SDK decodes it
   and its events are read by the same reader as Anthropic's own stream.
 - Errors: Bedrock answers `{"message": "..."}` with the kind in the `x-amzn-errortype` header; the
-  status picks the class as for every provider; the request id is `x-amzn-requestid`.
+  status picks the class as for every provider (the kind and `x-amzn-requestid` stay in `headers`).
 """
 
 from __future__ import annotations

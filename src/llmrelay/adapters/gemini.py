@@ -108,6 +108,17 @@ class GeminiAdapter:
     def __repr__(self) -> str:
         return f"GeminiAdapter({self.options!r})"
 
+    def _endpoint(self) -> str:
+        """The origin requests go to, the only one the credentials are sent to (Vertex AI: its own)."""
+        return _endpoint(self.options.base_url)
+
+    @property
+    def host(self) -> str | None:
+        """The host requests go to (recorded on each `Attempt`), streams included."""
+        from ._origin import endpoint_host
+
+        return endpoint_host(self._endpoint(), None, "")
+
     def send(self, request: Request) -> RawResponse:
         """Make the call and return Gemini's answer, or raise a `ProviderError`."""
         contents, config = self._request(request)
@@ -147,7 +158,7 @@ class GeminiAdapter:
                     )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
                 reader.provider = self.provider
-                yield from chunks(http.iter_bytes(), reader, secret=secret)
+                yield from chunks(http.iter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes)
         except ProviderError:
             raise
         except Exception as exc:  # Connecting failed: the HTTP library's own exception.
@@ -170,7 +181,9 @@ class GeminiAdapter:
                     )
                 reader = GeminiStreamReader(request.model, http.headers, self._signatures, secret)
                 reader.provider = self.provider
-                async for chunk in achunks(http.aiter_bytes(), reader, secret=secret):
+                async for chunk in achunks(
+                    http.aiter_bytes(), reader, secret=secret, limit=self.options.max_stream_bytes
+                ):
                     yield chunk
         except ProviderError:
             raise
@@ -193,16 +206,25 @@ class GeminiAdapter:
             )
         contents, config = self._request(request)
         headers = {"x-goog-api-key": secret, **self.options.headers}
-        return stream_url(self.options.base_url, request.model), request_body(contents, config), headers, secret
+        return (
+            stream_url(self._endpoint(), request.model),
+            request_body(contents, config),
+            headers,
+            secret,
+        )
 
     def _stream_client(self, *, is_async: bool) -> Any:
         with self._lock:
             if is_async not in self._stream_clients:
                 from ._gemini_stream import http_module
+                from ._origin import client_arguments
 
                 library = http_module()
                 # No timeout unless one is set, as google-genai (a long answer streams for minutes).
-                client = (library.AsyncClient if is_async else library.Client)(timeout=self.options.timeout)
+                client = (library.AsyncClient if is_async else library.Client)(
+                    timeout=self.options.timeout,
+                    **client_arguments(self._endpoint(), self.options.headers, is_async=is_async),
+                )
                 if not is_async:  # The client's deadline bounds the whole stream (async: asyncio's timeouts).
                     bound_sockets(client)
                 self._stream_clients[is_async] = client
@@ -248,13 +270,19 @@ class GeminiAdapter:
         return self._client
 
     def _http(self) -> types.HttpOptions:
+        from ._origin import client_arguments
+
         timeout = self.options.timeout
+        endpoint = self._endpoint()
         return types.HttpOptions(
             api_version="v1beta",
             base_url=self.options.base_url,
             headers=dict(self.options.headers) or None,
             timeout=None if timeout is None else max(1, round(timeout * 1000)),
             retry_options=types.HttpRetryOptions(attempts=1),
+            # The SDK follows redirects: the key must not follow one to another host.
+            client_args=client_arguments(endpoint, self.options.headers, is_async=False),
+            async_client_args=_async_arguments(endpoint, self.options.headers),
         )
 
     # --- the request --------------------------------------------------------------------------
@@ -374,6 +402,24 @@ class GeminiAdapter:
         return NativeCall(
             str(call.get("name") or ""), arguments if isinstance(arguments, Mapping) else {}, call_id, kept
         )
+
+
+def _endpoint(base_url: str | None) -> str:
+    """Where requests go: `base_url`, else GOOGLE_GEMINI_BASE_URL (read by google-genai too), else Google's."""
+    from ._gemini_stream import BASE_URL
+
+    return base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or BASE_URL
+
+
+def _async_arguments(endpoint: str, headers: Mapping[str, str]) -> dict[str, Any]:
+    """The async client's arguments: the same hook on httpx; no redirects at all on aiohttp (no hooks there)."""
+    import importlib.util
+
+    from ._origin import client_arguments
+
+    if importlib.util.find_spec("aiohttp") is not None:  # google-genai then sends async calls with aiohttp.
+        return {"allow_redirects": False}
+    return client_arguments(endpoint, headers, is_async=True)
 
 
 def _env_key() -> str | None:

@@ -40,6 +40,8 @@ class GroqAdapter(ChatCompletionsAdapter):
     sdk: ClassVar[ModuleType] = groq
     client_classes: ClassVar[tuple[type[Any], type[Any]]] = (groq.Groq, groq.AsyncGroq)
     api_key_env: ClassVar[str] = "GROQ_API_KEY"
+    base_url_env: ClassVar[str | None] = "GROQ_BASE_URL"
+    default_base_url: ClassVar[str] = "https://api.groq.com"
 
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body; strict schemas only where Groq supports them."""

@@ -37,5 +37,6 @@ class OpenAIAdapter(ChatCompletionsAdapter):
     sdk: ClassVar[ModuleType] = openai
     client_classes: ClassVar[tuple[type[Any], type[Any]]] = (openai.OpenAI, openai.AsyncOpenAI)
     api_key_env: ClassVar[str] = "OPENAI_API_KEY"
+    base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     max_tokens_field: ClassVar[str] = "max_completion_tokens"
     stream_usage: ClassVar[bool] = True  # OpenAI sends a stream's usage only when asked.

@@ -67,6 +67,14 @@ class VertexAdapter(GeminiAdapter):
         location = extra.get("location") or os.environ.get(LOCATION_ENV) or DEFAULT_LOCATION
         return {"project": project, "location": location, "credentials": extra.get("credentials")}
 
+    def _endpoint(self) -> str:
+        """Vertex AI's endpoint for the location (global: `aiplatform.googleapis.com`), unless `base_url=`."""
+        if self.options.base_url:
+            return self.options.base_url
+        location = self._where().get("location") or DEFAULT_LOCATION
+        prefix = "" if location == DEFAULT_LOCATION else f"{location}-"
+        return f"https://{prefix}aiplatform.googleapis.com"
+
     def _http(self) -> types.HttpOptions:
         return super()._http().model_copy(update={"api_version": "v1"})
 

@@ -78,9 +78,11 @@ def cassette(
         path: The cassette file (created when recording).
         record_mode: `none`, `once`, `new_episodes` or `all`; default `default_record_mode()`.
         match_on: Matchers a recorded request must pass: `method`, `uri`, `scheme`, `host`,
-            `port`, `path`, `query`, `body`. Repeated requests take the recorded ones in order.
+            `port`, `path`, `query`, `body`; default method, uri and the JSON body (the prompt).
+            Repeated requests take the recorded ones in order.
         ignore_body_fields: JSON fields (dotted paths) the `body` matcher leaves out.
-        redact: Rules added to the default redaction (API-key headers, cookies, `key=`).
+        redact: Rules added to the default redaction (credential headers and query parameters,
+            cookies, and every value they carried, wherever it appears).
         allow_playback_repeats: Let a recorded interaction answer more than once.
         allow_unplayed: Do not fail when recorded interactions were never requested.
         note: Written at the top of the file as `#` comment lines when it is recorded (how it was
@@ -305,6 +307,8 @@ class Cassette:
             lines.append(f"closest recorded interactions (matching on {', '.join(self._matcher.match_on)}):")
             for position, differs in closest(self._matcher, live, recorded):
                 why = f"differs in {', '.join(differs)}" if differs else "already played (repeats are off)"
+                if "body" in differs:
+                    why += f": {self._matcher.body_difference(live, recorded[position])}"
                 lines.append(f"  #{position} {_describe(recorded[position])}  [{why}]")
         else:
             lines.append("the cassette has no recorded interactions.")

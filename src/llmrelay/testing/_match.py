@@ -18,8 +18,13 @@ from urllib.parse import parse_qsl, urlsplit
 from ..errors import ConfigError
 from ._vcr import RecordedRequest
 
-DEFAULT_MATCH_ON = ("method", "uri")
-"""Match on the method and the whole URL; repeated requests take the recorded ones in order."""
+DEFAULT_MATCH_ON = ("method", "uri", "body")
+"""Match on the method, the whole URL and the body; repeated requests take the recorded ones in order.
+
+The body is the prompt: a request whose messages, tools or parameters changed must not get the
+answer recorded for other ones (VCR.py's default, method and URI only, would serve it silently).
+Bodies compare as JSON; `ignore_body_fields` leaves out what legitimately varies (a seed, an id),
+and `match_on=("method", "path")` opts out."""
 
 _PORTS = {"http": 80, "https": 443}
 
@@ -82,6 +87,34 @@ class Matcher:
         for field in self.ignore_body_fields:
             _drop(data, field.split("."))
         return ("json", data)
+
+    def body_difference(self, live: RecordedRequest, recorded: RecordedRequest) -> str | None:
+        """Where two bodies first differ, as the `body` matcher sees them: a JSON path, or None."""
+        mine, theirs = self._body(live.body), self._body(recorded.body)
+        if mine == theirs:
+            return None
+        if isinstance(mine, tuple) and isinstance(theirs, tuple):
+            return first_difference(mine[1], theirs[1]) or "the JSON body"
+        if not live.body or not recorded.body:
+            return "the body (none sent)" if not live.body else "the body (none recorded)"
+        return "the body (not JSON: compared byte for byte)"
+
+
+def first_difference(live: Any, recorded: Any, path: str = "") -> str | None:
+    """The dotted path of the first place two decoded JSON values differ (`messages[0].content`); None if equal."""
+    if isinstance(live, dict) and isinstance(recorded, dict):
+        for key in sorted({*live, *recorded}, key=str):
+            if key not in live or key not in recorded:
+                return f"{path}.{key}".lstrip(".") + (" (only recorded)" if key not in live else " (not recorded)")
+            if (inner := first_difference(live[key], recorded[key], f"{path}.{key}")) is not None:
+                return inner
+        return None
+    if isinstance(live, list) and isinstance(recorded, list):
+        for index, (mine, theirs) in enumerate(zip(live, recorded, strict=False)):
+            if (inner := first_difference(mine, theirs, f"{path}[{index}]")) is not None:
+                return inner
+        return None if len(live) == len(recorded) else f"{path.lstrip('.') or 'the body'} (length)"
+    return None if live == recorded else path.lstrip(".") or "the body"
 
 
 def _drop(node: Any, path: list[str]) -> None:
