@@ -1,30 +1,35 @@
 """What llmrelay adds to a provider call, and to interpreter start-up.
 
-Run: python benchmarks/call_overhead.py [--check]
+Run: python benchmarks/call_overhead.py [--check] [--write]
 
 1. The same request with one tool, answered by the same mocked HTTP response (respx, no network),
    made N times through the raw SDK and through `llmrelay.Client.complete`, for OpenAI (Chat
    Completions and the Responses API) and Anthropic. Target: overhead under 10% of the raw call,
    or under 150 µs, whichever is larger.
-2. `python -c "import llmrelay"` against `python -c pass`. Target: under 60 ms more.
+   The two are called in turn, each call timed: the table gives the raw call's median and the
+   median of the differences within each pair (a busy machine slows both of a pair alike; the
+   medians of the two series alone can land on different load levels).
+2. `python -c "import llmrelay"` (and `from llmrelay import Client`, which loads the client and its
+   pipeline) against `python -c pass`, alternating, medians. Target for the import: under 60 ms more.
 
-Timings are the best of several repeats. With --check the script exits 1 when a target is missed.
+With --check the script exits 1 when a target is missed; with --write it writes its tables to
+benchmarks/results/call_overhead.md and the README.
 """
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 import time
-import timeit
 from collections.abc import Callable
 from typing import Any
+
+from _results import Table, median, paired, verdict, write_results
 
 import llmrelay
 from llmrelay.testing import mock_http
 
-CALLS = 300
+CALLS = 3000
 WEATHER: dict[str, Any] = {
     "name": "get_weather",
     "description": "Current weather for a city.",
@@ -86,11 +91,6 @@ RESPONSES_ANSWER = {
 }
 
 
-def best_of(function: Callable[[], object], repeat: int = 5) -> float:
-    """Seconds per call: the best of `repeat` runs of CALLS calls."""
-    return min(timeit.repeat(function, number=CALLS, repeat=repeat)) / CALLS
-
-
 def openai_pair() -> tuple[Callable[[], object], Callable[[], object]]:
     import openai
 
@@ -130,54 +130,67 @@ def anthropic_pair() -> tuple[Callable[[], object], Callable[[], object]]:
     return sdk, lambda: client.complete(MESSAGES, tools=[WEATHER])
 
 
-def call_overhead() -> list[tuple[str, float, float]]:
-    rows = []
+LABELS = {
+    "OpenAI, 1 tool call": openai_pair,
+    "OpenAI Responses, 1 call": responses_pair,
+    "Anthropic, 1 tool call": anthropic_pair,
+}
+START_UP = {"`import llmrelay`": "import llmrelay", "`from llmrelay import Client`": "from llmrelay import Client"}
+
+
+def tables() -> list[Table]:
+    calls = Table(
+        ["request", "raw SDK", "llmrelay's overhead", "share"],
+        list(LABELS),
+        f"Per call, {CALLS} calls of each in turn through respx: the raw call's median, and the median of"
+        " the differences within each pair (target: under 10% or 150 µs):",
+    )
+    start_up = Table(
+        ["python -c", "time", "over `python -c pass`"],
+        list(START_UP),
+        "Start-up, medians of 15 fresh interpreters (target for the import: under 60 ms more):",
+    )
+    return [calls, start_up]
+
+
+def call_overhead(table: Table) -> None:
     with mock_http() as router:
         router.post("https://api.openai.com/v1/chat/completions").respond(200, json=OPENAI_ANSWER)
         router.post("https://api.anthropic.com/v1/messages").respond(200, json=ANTHROPIC_ANSWER)
         router.post("https://api.openai.com/v1/responses").respond(200, json=RESPONSES_ANSWER)
-        pairs = (
-            ("OpenAI, 1 tool call", openai_pair),
-            ("OpenAI Responses, 1 call", responses_pair),
-            ("Anthropic, 1 tool call", anthropic_pair),
-        )
-        for label, make in pairs:
+        for label, make in LABELS.items():
             sdk, relay = make()
             relay(), sdk()  # Warm up: lazy imports and client construction are not per-call costs.
-            rows.append((label, best_of(sdk), best_of(relay)))
-    return rows
+            sdks, relays = paired(sdk, relay, CALLS)
+            raw, overhead = median(sdks), median([r - s for r, s in zip(relays, sdks, strict=True)])
+            cells = (f"{raw * 1e6:.0f} µs", f"{overhead * 1e6:+.0f} µs", f"{overhead / raw:+.1%}")
+            table.fill(label, *cells, missed=overhead > max(0.10 * raw, 150e-6))
 
 
-def start_up(code: str, runs: int = 15) -> float:
-    """Median wall time of `python -c code` in a fresh interpreter (median: start-up is noisy)."""
-    times = []
+def start_up(table: Table, runs: int = 15) -> None:
+    """Median wall times of fresh interpreters, each code run in turn so that load affects all alike."""
+    codes = ["pass", *START_UP.values()]
+    times: dict[str, list[float]] = {code: [] for code in codes}
     for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        for code in codes:
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times[code].append(time.perf_counter() - started)
+    bare = median(times["pass"])
+    for label, code in START_UP.items():
+        extra = median(times[code]) - bare
+        missed = code == "import llmrelay" and extra > 0.060
+        table.fill(label, f"{median(times[code]) * 1000:.1f} ms", f"+{extra * 1000:.1f} ms", missed=missed)
 
 
 def main() -> int:
-    check = "--check" in sys.argv[1:]
-    missed = []
-    print(f"Per call, best of 5 x {CALLS} calls through respx (target: overhead < 10% or < 150 µs)\n")
-    print(f"{'request':26} {'raw SDK':>10} {'llmrelay':>10} {'overhead':>10} {'share':>7}")
-    for label, sdk, relay in call_overhead():
-        overhead = relay - sdk
-        share = overhead / sdk
-        print(f"{label:26} {sdk * 1e6:8.0f}µs {relay * 1e6:8.0f}µs {overhead * 1e6:8.0f}µs {share:6.1%}")
-        if overhead > max(0.10 * sdk, 150e-6):
-            missed.append(label)
-    bare, relay_import = start_up("pass"), start_up("import llmrelay")
-    print(
-        f"\nimport llmrelay: {relay_import * 1000:.1f} ms vs python -c pass: {bare * 1000:.1f} ms "
-        f"(+{(relay_import - bare) * 1000:.1f} ms; target < 60 ms)"
-    )
-    if relay_import - bare > 0.060:
-        missed.append("import llmrelay")
-    print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
-    return 1 if check and missed else 0
+    done = tables()
+    call_overhead(done[0])
+    start_up(done[1])
+    print("\n\n".join([*(t.markdown() for t in done), verdict(done)]))
+    if "--write" in sys.argv[1:]:
+        write_results("call_overhead", "python benchmarks/call_overhead.py", done)
+    return 1 if "--check" in sys.argv[1:] and any(t.missed for t in done) else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """How fast `loads_lenient` and `iter_json_spans` are, next to `json.loads`, on clean and hostile input.
 
-Run: python benchmarks/lenient_json_speed.py
+Run: python benchmarks/lenient_json_speed.py [--check] [--write]
 
 1. Clean JSON: `json.loads` and `loads_lenient` on the same text (the fast path is one json.loads).
 2. Hostile input: `loads_lenient` and `iter_json_spans` on each. Target: under 100 ms per MB.
@@ -8,7 +8,9 @@ Run: python benchmarks/lenient_json_speed.py
    subprocess killed after 10 s, for comparison ("timeout" when killed; "same" / "differs"
    compares its answer with ours, "error" when ours is an error and its is not).
 
-Timings are the best of several repeats (the least disturbed by the rest of the machine).
+Timings are the best of several repeats (the least disturbed by the rest of the machine). With
+--check the script exits 1 when a target is missed; with --write it writes its tables to
+benchmarks/results/lenient_json_speed.md and the README.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import tempfile
 import timeit
 from collections.abc import Callable
 from typing import Any
+
+from _results import Table, verdict, write_results
 
 from llmrelay.normalize import LenientJSONError, loads_lenient
 from llmrelay.normalize._scan import iter_json_spans
@@ -110,27 +114,39 @@ def json_repair_on(text: str, ours: tuple[str, Any]) -> str:
     return f"{float(seconds) * 1000:9.1f} ms  {verdict}"
 
 
-def main() -> None:
-    have_json_repair = importlib.util.find_spec("json_repair") is not None
-    print(f"{'clean input':40} {'MB':>5} {'json.loads':>11} {'loads_lenient':>14} {'ratio':>6}")
+def tables() -> list[Table]:
+    clean = Table(
+        ["clean input", "size", "json.loads", "loads_lenient", "ratio"],
+        list(CLEAN),
+        "Clean JSON (the fast path is one json.loads):",
+    )
+    columns = ["hostile input", "size", "loads_lenient, per MB", "outcome", "iter_json_spans, per MB", "json_repair"]
+    hostile = Table(columns, list(HOSTILE), "Hostile input (target: under 100 ms per MB):")
+    return [clean, hostile]
+
+
+def main() -> int:
+    clean, hostile = done = tables()
     for name, text in CLEAN.items():
         strict = best_of(lambda text=text: json.loads(text))
         lenient = best_of(lambda text=text: loads_lenient(text))
-        print(f"{name:40} {len(text) / MB:5.2f} {strict:8.1f} ms {lenient:11.1f} ms {lenient / strict:6.2f}")
-    print()
-    header = (
-        f"{'hostile input':40} {'MB':>5} {'loads_lenient':>14} {'ms/MB':>7} {'outcome':>20} {'spans':>9} {'ms/MB':>7}"
-    )
-    print(header + ("   json_repair" if have_json_repair else ""))
+        cells = (f"{len(text) / MB:.2f} MB", f"{strict:.1f} ms", f"{lenient:.1f} ms", f"{lenient / strict:.2f}x")
+        clean.fill(name, *cells)
     for name, text in HOSTILE.items():
         size = len(text) / MB
         lenient = best_of(lambda text=text: lenient_outcome(text))
         outcome = lenient_outcome(text)
         spans = best_of(lambda text=text: sum(1 for _ in iter_json_spans(text)))
-        row = f"{name:40} {size:5.2f} {lenient:11.1f} ms {lenient / size:7.1f} {outcome[0]:>20}"
-        row += f" {spans:6.1f} ms {spans / size:7.1f}"
-        print(row + ("   " + json_repair_on(text, outcome) if have_json_repair else ""), flush=True)
+        cells = [f"{size:.2f} MB", f"{lenient / size:.1f} ms", outcome[0], f"{spans / size:.1f} ms"]
+        have_json_repair = importlib.util.find_spec("json_repair") is not None
+        cells.append(json_repair_on(text, outcome).strip() if have_json_repair else "not installed")
+        hostile.fill(name, *cells, missed=max(lenient, spans) / size > 100)
+        print(f"{name}: {', '.join(cells)}", flush=True)
+    print("\n\n".join([clean.markdown(), hostile.markdown(), verdict(done)]))
+    if "--write" in sys.argv[1:]:
+        write_results("lenient_json_speed", "python benchmarks/lenient_json_speed.py", done)
+    return 1 if "--check" in sys.argv[1:] and hostile.missed else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

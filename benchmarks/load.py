@@ -1,6 +1,6 @@
 """Throughput and memory under load: many concurrent requests and streams through one `AsyncClient`.
 
-Run: python benchmarks/load.py [--requests 5000] [--streams 1000] [--concurrency 500]
+Run: python benchmarks/load.py [--requests 5000] [--streams 1000] [--concurrency 500] [--write]
 
 HTTP is mocked (`mock_http`, respx: no sockets), each answer held back by a small async delay so
 that requests really overlap (the most in flight at once is reported). Measured, for the raw
@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from _results import Table, report, write_results
 
 import llmrelay
 from llmrelay.capabilities import CapabilityLearner
@@ -133,7 +134,25 @@ def workloads(requests: int, streams: int) -> dict[str, tuple[int, Callable[[], 
     }
 
 
-async def measure(name: str, count: int, make: Callable[[], Callable[[int], Awaitable[str]]], concurrency: int) -> None:
+WORKLOADS = ("raw openai SDK", "llmrelay complete", "llmrelay stream")
+
+
+def tables() -> list[Table]:
+    columns = [
+        "workload",
+        "requests",
+        "throughput",
+        "most in flight",
+        "peak memory per request in flight",
+        "held after",
+    ]
+    title = f"Many requests at once through `AsyncClient`, mocked answers delayed {DELAY * 1000:.0f} ms:"
+    return [Table(columns, list(WORKLOADS), title)]
+
+
+async def measure(
+    table: Table, name: str, count: int, make: Callable[[], Callable[[int], Awaitable[str]]], concurrency: int
+) -> None:
     flight = InFlight()
     with mock_http() as router:
         router.post(URL).mock(side_effect=endpoint(flight))
@@ -156,10 +175,9 @@ async def measure(name: str, count: int, make: Callable[[], Callable[[int], Awai
         tracemalloc.stop()
     in_flight = min(count, concurrency)
     per_request, kept = peak / in_flight / 1024, held / 1024
-    print(
-        f"{name:<20} {count:>6} req  {count / elapsed:>8.0f} req/s  most in flight {flight.most:>5}  "
-        f"peak {per_request:>6.1f} KB/req in flight  held after {kept:>7.1f} KB"
-    )
+    cells = (f"{count}", f"{count / elapsed:.0f} req/s", f"{flight.most}", f"{per_request:.1f} KB", f"{kept:.1f} KB")
+    table.fill(name, *cells)
+    print(f"{name}: " + ", ".join(cells), flush=True)
 
 
 def outside_respx() -> int:
@@ -175,10 +193,14 @@ async def main() -> None:
     parser.add_argument("--requests", type=int, default=5000)
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=500)
+    parser.add_argument("--write", action="store_true", help="write the table where the README shows it")
     args = parser.parse_args()
-    print(f"mocked answers delayed {DELAY * 1000:.0f} ms; at most {args.concurrency} requests at once")
+    done = tables()
     for name, (count, make) in workloads(args.requests, args.streams).items():
-        await measure(name, count, make, args.concurrency)
+        await measure(done[0], name, count, make, args.concurrency)
+    print(report(done))
+    if args.write:
+        write_results("load", "python benchmarks/load.py", done)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,20 @@
-"""How fast `parse_response` is, next to `json.loads`, and on hostile input.
+"""How fast `parse_response` is, next to `json.loads`, and on hostile input, whole and streamed.
 
-Run: python benchmarks/parse_speed.py [--check]
+Run: python benchmarks/parse_speed.py [--check] [--write]
 
-1. A clean envelope, at three sizes, timed against `json.loads` on the same text in the same run.
-   Target: within 2x of json.loads.
-2. Adversarial inputs. Target: every one under 100 ms per MB.
+1. Clean answers, timed against `json.loads` on the same JSON in the same run (for a fence, the
+   JSON inside it; for Hermes blocks, the same calls as one JSON array), batches of the two in
+   turn: the medians, and the median of the ratios within each pair. Target: a clean envelope
+   within 2x of json.loads, a fenced or tagged one within 3x.
+2. Adversarial inputs. Target: every one under 100 ms per MB, and under 10x the input's size in
+   extra memory (the tracemalloc peak, measured in a separate run: tracing slows the code).
+3. The hostile shapes streamed through `IncrementalParser` (256-character chunks, text mode and
+   json mode), beside a megabyte of prose: the per-chunk cost of any stream, hostile or not.
+   Target: under 100 ms per MB and under 10x the input in memory.
 
-Timings are the best of several repeats (the least disturbed by the rest of the machine).
-With --check the script exits 1 when a target is missed.
+The other timings are the best of several repeats (the least disturbed by the machine). With
+--check the script exits 1 when a target is missed; with --write it writes its tables to
+benchmarks/results/parse_speed.md and the README.
 """
 
 from __future__ import annotations
@@ -15,11 +22,16 @@ from __future__ import annotations
 import json
 import sys
 import timeit
+import tracemalloc
 from collections.abc import Callable
 
+from _results import Table, median, paired, verdict, write_results
+
 from llmrelay import parse_response
+from llmrelay.normalize._incremental import IncrementalParser
 
 MB = 1_000_000
+CHUNK = 256
 
 
 def best_of(function: Callable[[], object], *, number: int, repeat: int = 7) -> float:
@@ -27,31 +39,57 @@ def best_of(function: Callable[[], object], *, number: int, repeat: int = 7) -> 
     return min(timeit.repeat(function, number=number, repeat=repeat)) / number
 
 
-def envelope(calls: int, content_words: int) -> str:
+def batch(function: Callable[[str], object], argument: str, number: int) -> Callable[[], object]:
+    """`function(argument)` called `number` times."""
+    return lambda: [function(argument) for _ in range(number)]
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The tracemalloc peak while `function` runs, in bytes."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def envelope(calls: int, content_words: int, ids: bool = False) -> str:
     call = {"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "units": "metric"}}
-    return json.dumps({"toolCalls": [call] * calls, "content": "Checking. " * content_words, "needsMoreWork": True})
+    items = [{"id": f"call_{i:024d}", **call} if ids else call for i in range(calls)]
+    return json.dumps({"toolCalls": items, "content": "Checking. " * content_words, "needsMoreWork": True})
 
 
-def clean_envelopes() -> list[tuple[str, float, float]]:
-    sizes = {
-        "seed 000 envelope (1 call)": json.dumps(
-            {"toolCalls": [{"name": "read_file", "arguments": {"path": "config.json"}}], "needsMoreWork": True}
-        ),
-        "envelope, 2 calls + a paragraph": envelope(2, 60),
-        "envelope, 20 calls + a page": envelope(20, 600),
+def hermes_blocks(size: int) -> tuple[str, str]:
+    """About `size` characters of Hermes blocks (a 2 KB call each), and the same calls as one JSON array."""
+    call = json.dumps({"name": "write_file", "arguments": {"path": "notes.txt", "text": "x" * 2000}})
+    count = size // (len(call) + 27)
+    return f"<tool_call>\n{call}\n</tool_call>\n" * count, "[" + ",".join([call] * count) + "]"
+
+
+def clean_answers() -> dict[str, tuple[str, str, float]]:
+    """label -> (the answer, the JSON json.loads is timed on, the target ratio)."""
+    seed = json.dumps(
+        {"toolCalls": [{"name": "read_file", "arguments": {"path": "config.json"}}], "needsMoreWork": True}
+    )
+    ids, plain = envelope(12, 40, ids=True), envelope(16, 40)
+    hermes, array = hermes_blocks(MB)
+    answers = {
+        "seed 000 envelope (1 call)": (seed, seed, 2.0),
+        "envelope, 2 calls + a paragraph": (envelope(2, 60), envelope(2, 60), 2.0),
+        "envelope, 20 calls + a page": (envelope(20, 600), envelope(20, 600), 2.0),
+        "envelope, 12 calls with ids": (ids, ids, 2.0),
+        "envelope in a json code fence": ("```json\n" + plain + "\n```", plain, 3.0),
+        "Hermes blocks, 2 KB calls": (hermes, array, 3.0),
     }
-    rows = []
-    for label, text in sizes.items():
-        assert parse_response(text).tool_calls, label
-        number = max(200, 200_000 // max(len(text), 100))
-        rows.append(
-            (
-                f"{label} [{len(text)} B]",
-                best_of(lambda text=text: json.loads(text), number=number),
-                best_of(lambda text=text: parse_response(text), number=number),
-            )
-        )
-    return rows
+    return {f"{label} ({size(text)})": value for label, value in answers.items() for text in [value[0]]}
+
+
+def size(text: str) -> str:
+    length = len(text.encode())
+    return (
+        f"{length / MB:.2f} MB" if length >= MB // 2 else f"{length / 1000:.1f} KB" if length >= 1000 else f"{length} B"
+    )
 
 
 def adversarial_inputs() -> dict[str, str]:
@@ -60,8 +98,8 @@ def adversarial_inputs() -> dict[str, str]:
         "1 MB of {": "{" * MB,
         "1 MB of [": "[" * MB,
         "200k unclosed <tool_call>": "<tool_call>" * 200_000,
-        "1 MB of ``` fences": "```" * (MB // 3),
-        "1 MB of ```json fences, unclosed": "```json\n{\n" * (MB // 10),
+        "1 MB of triple-backtick fences": "```" * (MB // 3),
+        "1 MB of unclosed json code fences": "```json\n{\n" * (MB // 10),
         "1 MB prose, one call at the end": "The weather is nice today. " * (MB // 27) + call,
         "5 MB envelope, one long string": json.dumps({"toolCalls": [], "content": "x" * (5 * MB)}),
         "1 MB envelope missing its last brace": json.dumps({"toolCalls": [], "content": "y" * MB})[:-1],
@@ -91,32 +129,94 @@ def adversarial_inputs() -> dict[str, str]:
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',
+        **hostile_shapes(),
     }
 
 
-def main() -> int:
-    check = "--check" in sys.argv[1:]
-    missed = []
-    print("Clean envelope: parse_response vs json.loads (target: within 2x)\n")
-    print(f"{'input':52} {'json.loads':>12} {'parse_response':>15} {'ratio':>7}")
-    for label, loads, parse in clean_envelopes():
-        ratio = parse / loads
-        print(f"{label:52} {loads * 1e6:10.2f}µs {parse * 1e6:13.2f}µs {ratio:6.2f}x")
-        if ratio > 2:
-            missed.append(label)
-    print("\nAdversarial input (target: under 100 ms per MB)\n")
-    print(f"{'input':40} {'size':>9} {'time':>10} {'per MB':>10}  result")
+def hostile_shapes() -> dict[str, str]:
+    """The shapes issue 12 found slow or memory-hungry, a megabyte each."""
+    return {
+        '`{"a":` nested 200k deep': '{"a":' * (MB // 5),
+        '`{"content":` nested 90k deep': '{"content":' * (MB // 11),
+        '`{"a":[` nested': '{"a":[' * (MB // 6),
+        "runs of `//\\n`": "//\n" * (MB // 3),
+        'runs of `{"`': '{"' * (MB // 2),
+        "`{'a':` nested (lenient JSON, a token every 2.5 characters)": "{'a':" * (MB // 5),
+    }
+
+
+def streamed_inputs() -> dict[str, str]:
+    return {"1 MB of prose (reference)": "The weather is nice today. " * (MB // 27), **hostile_shapes()}
+
+
+def stream(text: str, json_mode: bool) -> None:
+    parser = IncrementalParser(json_mode=json_mode)
+    for start in range(0, len(text), CHUNK):
+        parser.feed(text[start : start + CHUNK])
+    parser.finish()
+
+
+def tables() -> list[Table]:
+    clean = Table(
+        ["answer", "json.loads", "parse_response", "ratio", "target"],
+        list(clean_answers()),
+        "Clean answers, against `json.loads` on the same JSON:",
+    )
+    adversarial = Table(
+        ["adversarial input", "size", "time per MB", "peak memory / input", "result"],
+        list(adversarial_inputs()),
+        "Adversarial input (target: under 100 ms per MB and 10x the input in memory):",
+    )
+    streamed = Table(
+        ["streamed input", "text mode, per MB", "json mode, per MB", "peak memory / input"],
+        list(streamed_inputs()),
+        f"The same hostile input streamed through `IncrementalParser` in {CHUNK}-character chunks:",
+    )
+    return [clean, adversarial, streamed]
+
+
+def measure_clean(table: Table) -> None:
+    for label, (text, baseline, target) in clean_answers().items():
+        assert parse_response(text).tool_calls, label
+        number = max(1, 20_000 // max(len(text), 100))
+        loads, parse = paired(batch(json.loads, baseline, number), batch(parse_response, text, number), 300)
+        ratio = median([p / s for s, p in zip(loads, parse, strict=True)])
+        loads_us, parse_us = median(loads) * 1e6 / number, median(parse) * 1e6 / number
+        cells = (f"{loads_us:.1f} µs", f"{parse_us:.1f} µs", f"{ratio:.2f}x", f"{target:.0f}x")
+        table.fill(label, *cells, missed=ratio > target)
+
+
+def measure_adversarial(table: Table) -> None:
     for label, text in adversarial_inputs().items():
         result = parse_response(text)
         seconds = best_of(lambda text=text: parse_response(text), number=1, repeat=3)
         megabytes = len(text.encode()) / MB
-        per_mb = seconds * 1000 / megabytes
+        memory = peak_memory(lambda text=text: parse_response(text)) / len(text.encode())
         outcome = f"{len(result.tool_calls)} calls, {len(result.rejected)} rejected"
-        print(f"{label:40} {megabytes:7.2f}MB {seconds * 1000:8.1f}ms {per_mb:8.1f}ms  {outcome}")
-        if per_mb > 100:
-            missed.append(label)
-    print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
-    return 1 if check and missed else 0
+        per_mb = seconds * 1000 / megabytes
+        cells = (f"{megabytes:.2f} MB", f"{per_mb:.1f} ms", f"{memory:.1f}x", outcome)
+        table.fill(label, *cells, missed=per_mb > 100 or memory > 10)
+
+
+def measure_streamed(table: Table) -> None:
+    for label, text in streamed_inputs().items():
+        megabytes = len(text.encode()) / MB
+        text_mode = best_of(lambda text=text: stream(text, False), number=1, repeat=3) * 1000 / megabytes
+        json_mode = best_of(lambda text=text: stream(text, True), number=1, repeat=3) * 1000 / megabytes
+        memory = max(peak_memory(lambda text=text, j=j: stream(text, j)) for j in (False, True)) / len(text.encode())
+        cells = (f"{text_mode:.1f} ms", f"{json_mode:.1f} ms", f"{memory:.1f}x")
+        table.fill(label, *cells, missed=max(text_mode, json_mode) > 100 or memory > 10)
+
+
+def main() -> int:
+    done = tables()
+    for table, measure in zip(done, (measure_clean, measure_adversarial, measure_streamed), strict=True):
+        measure(table)
+        print(table.markdown() + "\n", flush=True)
+    print(verdict(done))
+    if "--write" in sys.argv[1:]:
+        write_results("parse_speed", "python benchmarks/parse_speed.py", done)
+    return 1 if "--check" in sys.argv[1:] and any(t.missed for t in done) else 0
 
 
 if __name__ == "__main__":

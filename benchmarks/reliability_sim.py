@@ -1,6 +1,6 @@
 """Tool-call reliability against scripted model behaviours, measured on seed 004's metrics.
 
-Run: python benchmarks/reliability_sim.py [--check] [--conversations N] [--seed S]
+Run: python benchmarks/reliability_sim.py [--check] [--write] [--conversations N] [--seed S]
 
 Each behaviour is a scripted model behind respx (`llmrelay.testing.mock_http`): it reads the
 HTTP request the real adapter sent (tools, response_format, system prompt, earlier turns) and
@@ -54,6 +54,7 @@ from email.utils import formatdate
 from typing import Any
 
 import httpx
+from _results import Table, write_results
 
 import llmrelay
 from llmrelay import Completion, ProviderError
@@ -568,6 +569,24 @@ def table(reports: list[Report]) -> str:
     return "\n".join(lines)
 
 
+def tables(conversations: int = 1000, seed: int = 4) -> list[Table]:
+    columns = ["behaviour", "success", "target (issue / seed)", "repairs per success", "retries per success"]
+    columns += ["fallback", "requests per conversation"]
+    title = f"{conversations} conversations per behaviour, seed {seed}:"
+    return [Table(columns, [b.key for b in BEHAVIOURS], title)]
+
+
+def filled(reports: list[Report], conversations: int, seed: int) -> list[Table]:
+    done = tables(conversations, seed)
+    for r in reports:
+        issue, seed_target = SUCCESS_TARGETS[r.behaviour.kind]
+        fallback = f"{r.fallback_rate:.1%}" + (" (forced)" if r.behaviour.forces_fallback else "")
+        cells = (f"{r.success_rate:.1%}", f"{issue:.1%} / {seed_target:.0%}", f"{r.repairs_per_success:.3f}")
+        cells += (f"{r.retries_per_success:.3f}", fallback, f"{r.rate(r.requests):.3f}")
+        done[0].fill(r.behaviour.key, *cells, missed=bool(r.missed()))
+    return done
+
+
 def details(report: Report) -> str:
     lines = [f"{report.behaviour.key} ({report.behaviour.model}, {report.conversations} conversations):"]
     lines.append(f"  answered in: {_counts(report.answered_in)}; requests {report.requests}")
@@ -588,6 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=1000, help="conversations per behaviour")
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--write", action="store_true", help="write the table where the README shows it")
     options = parser.parse_args(argv)
     started = time.perf_counter()
     reports = [simulate(b, options.conversations, options.seed) for b in BEHAVIOURS]
@@ -597,6 +617,12 @@ def main(argv: list[str] | None = None) -> int:
     missed = [miss for r in reports for miss in r.missed()]
     print(f"\ntotal {time.perf_counter() - started:.1f}s")
     print("\nall targets met" if not missed else "\ntargets missed:\n  " + "\n  ".join(missed))
+    if options.write:
+        write_results(
+            "reliability_sim",
+            "python benchmarks/reliability_sim.py",
+            filled(reports, options.conversations, options.seed),
+        )
     return 1 if options.check and missed else 0
 
 

@@ -1,6 +1,6 @@
 """How fast `IncrementalParser` reads a streamed answer, next to one `parse_response` of the whole text.
 
-Run: python benchmarks/stream_parse_speed.py [--check]
+Run: python benchmarks/stream_parse_speed.py [--check] [--write]
 
 Each answer (1 MB, and the same kind of answer at 2 MB; the envelopes also in json mode, where
 their content and calls are decoded as they arrive) is fed in chunks of 4 characters (streamed
@@ -10,7 +10,8 @@ call overhead. Target: linear (the 2 MB stream within 2.5x of the 1 MB one: a re
 text so far on every chunk would make it 4x, and take minutes). The cost per chunk is shown for
 reference: a few µs, against the milliseconds a provider takes to send a chunk.
 
-Timings are the best of a few repeats. With --check the script exits 1 when a target is missed.
+Timings are the best of a few repeats. With --check the script exits 1 when a target is missed;
+with --write it writes its table to benchmarks/results/stream_parse_speed.md and the README.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import sys
 import timeit
 import tracemalloc
 from collections.abc import Callable
+
+from _results import Table, report, write_results
 
 from llmrelay import parse_response
 from llmrelay.adapters._sse import EventDecoder
@@ -80,11 +83,16 @@ def stream(text: str, size: int, json_mode: bool = False) -> None:
     parser.finish()
 
 
+def tables() -> list[Table]:
+    columns = ["answer", "size", "parse_response", "4-char chunks", "µs per chunk", "64-char chunks", "x2 size"]
+    title = "Streamed answer vs one parse_response (target: twice the text within 2.5x the time):"
+    sse_columns = ["body", "size", "time", "ms per MB", "peak memory", "x input"]
+    sse_title = f"Stream decoding (EventDecoder), {SSE_SIZE // MB} MB bodies in 1 KB pieces (target: < 100 ms per MB):"
+    return [Table(columns, list(answers(1000)), title), Table(sse_columns, list(SSE_BODIES), sse_title)]
+
+
 def main() -> int:
-    check = "--check" in sys.argv[1:]
-    missed = []
-    print("Streamed answer vs one parse_response (target: 2x the text within 2.5x the time)\n")
-    print(f"{'answer':44} {'size':>7} {'parse':>8} {'4-char':>9} {'µs/chunk':>9} {'64-char':>8} {'x2 size':>8}")
+    done = tables()
     for (label, (text, json_mode)), (bigger, _) in zip(answers().items(), answers(2 * MB).values(), strict=True):
         whole = best_of(lambda text=text: parse_response(text))
         small = best_of(lambda text=text, json_mode=json_mode: stream(text, 4, json_mode))
@@ -92,17 +100,18 @@ def main() -> int:
         doubled = best_of(lambda bigger=bigger, json_mode=json_mode: stream(bigger, 4, json_mode))
         per_chunk = small * 1e6 / (len(text) / 4)
         growth = doubled / small
-        print(
-            f"{label:44} {len(text.encode()) / MB:5.2f}MB {whole * 1000:6.1f}ms {small * 1000:7.1f}ms"
-            f" {per_chunk:9.2f} {large * 1000:6.1f}ms {growth:7.2f}x"
-        )
-        if growth > 2.5:
-            missed.append(label)
-    missed += sse_rows()
-    print("\nall targets met" if not missed else f"\ntargets missed: {', '.join(missed)}")
-    return 1 if check and missed else 0
+        cells = (f"{len(text.encode()) / MB:.2f} MB", f"{whole * 1000:.1f} ms", f"{small * 1000:.1f} ms")
+        cells += (f"{per_chunk:.2f}", f"{large * 1000:.1f} ms", f"{growth:.2f}x")
+        done[0].fill(label, *cells, missed=growth > 2.5)
+        print(f"{label}: {', '.join(cells)}", flush=True)
+    sse_rows(done[1])
+    print(report(done))
+    if "--write" in sys.argv[1:]:
+        write_results("stream_parse_speed", "python benchmarks/stream_parse_speed.py", done)
+    return 1 if "--check" in sys.argv[1:] and (done[0].missed or done[1].missed) else 0
 
 
+SSE_SIZE = 16 * MB
 SSE_BODIES: dict[str, Callable[[int], bytes]] = {
     "one data: line": lambda size: b"data: " + b"x" * size + b"\n\n",
     "blank lines, then an event": lambda size: b"\n" * size + b"data: {}\n\n",
@@ -129,20 +138,17 @@ def peak_memory(function: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
-def sse_rows(size: int = 16 * MB, piece: int = 1024) -> list[str]:
+def sse_rows(table: Table, size: int = SSE_SIZE, piece: int = 1024) -> None:
     """The stream decoder on hostile bodies, 1 KB pieces (target: under 100 ms per MB, linear)."""
-    print(f"\nStream decoding (EventDecoder), {size // MB} MB bodies in {piece}-byte pieces (target < 100 ms/MB)\n")
-    print(f"{'body':44} {'time':>8} {'ms/MB':>7} {'peak memory':>12} {'x input':>8}")
-    missed = []
     for label, make in SSE_BODIES.items():
         body = make(size)
         seconds = best_of(lambda body=body: decode(body, piece), repeat=3)
         peak = peak_memory(lambda body=body: decode(body, piece))
         per_mb = seconds * 1000 / (len(body) / MB)
-        print(f"{label:44} {seconds * 1000:6.0f}ms {per_mb:7.1f} {peak / MB:9.1f} MB {peak / len(body):7.1f}x")
-        if per_mb > 100:
-            missed.append(f"SSE: {label}")
-    return missed
+        cells = (f"{len(body) / MB:.0f} MB", f"{seconds * 1000:.0f} ms", f"{per_mb:.1f}")
+        cells += (f"{peak / MB:.1f} MB", f"{peak / len(body):.1f}x")
+        table.fill(label, *cells, missed=per_mb > 100)
+        print(f"SSE {label}: {', '.join(cells)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ get_weather with days="three" and, once llmrelay sends back what was wrong, corr
 """
 
 import dataclasses
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -17,7 +16,6 @@ import llmrelay
 from llmrelay.testing import cassette
 
 HERE = Path(__file__).parent
-os.environ.setdefault("OPENAI_API_KEY", "offline-replay")  # the replay needs no real key
 
 
 def get_weather(city: str, days: int = 1) -> str:

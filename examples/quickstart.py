@@ -6,14 +6,12 @@ Runs offline: the answer is replayed from cassettes/native_openai.yaml (see the 
 Against the real API, set OPENAI_API_KEY and remove the `with cassette(...)` line.
 """
 
-import os
 from pathlib import Path
 
 import llmrelay
 from llmrelay.testing import cassette
 
 HERE = Path(__file__).parent
-os.environ.setdefault("OPENAI_API_KEY", "offline-replay")  # the replay needs no real key
 
 
 def get_weather(city: str, days: int = 1) -> str:

@@ -299,8 +299,8 @@ FAILS = [
         "default_profile inside a profile",
         MODEL + "[profiles.a]\ndefault_profile = 'a'",
         "{file}: profiles.a.default_profile: unknown key; expected one of model, fallback_models, mode, modes, "
-        "max_repairs, max_steps, max_tokens_on_length, strict, max_tool_calls, deadline, params, retry, providers, "
-        "aliases, capabilities",
+        "max_repairs, max_steps, max_tokens_on_length, max_requests, strict, max_tool_calls, deadline, params, retry, "
+        "providers, aliases, capabilities",
     ),
     # Wrong types, and numbers out of range.
     Fails(
@@ -650,6 +650,7 @@ def test_config_defaults_are_the_clients() -> None:
         "max_repairs",
         "max_steps",
         "max_tokens_on_length",
+        "max_requests",
         "strict",
         "max_tool_calls",
         "deadline",
@@ -752,6 +753,7 @@ def test_client_arguments(keys: None) -> None:
         "max_repairs": 1,
         "max_steps": 8,
         "max_tokens_on_length": None,
+        "max_requests": 6,
         "retry": RetryPolicy(max_attempts=2, initial_delay=0.0),
         "strict": False,
         "max_tool_calls": 128,

@@ -38,6 +38,7 @@ def test_fast_builders_match_the_dataclass_constructors() -> None:
         "model",
         "finish_reason",
         "provider_finish_reason",
+        "refusal",
         "usage",
         "attempts",
         "degraded",

@@ -449,7 +449,9 @@ def test_a_model_that_never_calls_final_result_fails_saying_so() -> None:
     client = Client("openai:gpt-4o", adapter=fake, mode="native_tools", max_repairs=1)
     with pytest.raises(OutputValidationError) as caught:
         client.complete(ASK, output=CityLocation)
-    assert caught.value.errors == ["You must call the tool 'final_result' in this reply, and you called none."]
+    # Issue 13: in the user's terms, never the internal final_result tool.
+    assert caught.value.errors == ["the model never gave a CityLocation (it answered without the structured output)"]
+    assert "final_result" not in str(caught.value)
     assert caught.value.raw == "Mexico City, Mexico."
 
 

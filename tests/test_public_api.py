@@ -42,3 +42,27 @@ def test_streaming_code_loads_only_when_a_stream_is_asked_for() -> None:
     code = "import sys, llmrelay; print(any(m.startswith('llmrelay._pipeline.stream') for m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_import_loads_only_the_errors_module() -> None:
+    """Issue 13: `import llmrelay` loads the errors and nothing else of llmrelay; the rest on first use."""
+    code = "import sys, llmrelay; print(sorted(m for m in sys.modules if m.startswith('llmrelay')))"
+    assert _run(code) == "['llmrelay', 'llmrelay.errors']"
+
+
+def test_dir_lists_the_lazily_loaded_names_without_loading_them() -> None:
+    """Issue 13: `dir(llmrelay)` (and so tab completion) shows every public name, loaded or not."""
+    code = (
+        "import sys, llmrelay; names = dir(llmrelay); "
+        "print(set(llmrelay.__all__) <= set(names), names == sorted(names), 'llmrelay._client' in sys.modules)"
+    )
+    assert _run(code) == "True True False"
+
+
+def test_names_loaded_on_first_use_say_llmrelay() -> None:
+    code = "from llmrelay import Client, ToolCall, parse_response; print(Client.__module__, ToolCall.__module__)"
+    assert _run(code) == "llmrelay llmrelay"

@@ -20,6 +20,8 @@ CONVERSATIONS = 30
 
 def _load() -> ModuleType:
     path = Path(__file__).parents[1] / "benchmarks" / "reliability_sim.py"
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))  # Its `_results` helper, as when the script runs.
     spec = importlib.util.spec_from_file_location("reliability_sim", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

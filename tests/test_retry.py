@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import pytest
@@ -119,3 +120,20 @@ async def test_async_retries_use_the_async_sleep() -> None:
 
     assert await RetryPolicy(async_sleep=sleep).acall(function) == "ok"
     assert waits == [1, 1]
+
+
+def test_a_call_that_succeeds_builds_no_retry_machinery(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 13: a tenacity retry object (~2.6 KB) was built for every call; now only after a failure.
+    import tenacity
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("tenacity used on a call that did not fail")
+
+    monkeypatch.setattr(tenacity, "Retrying", refuse)
+    monkeypatch.setattr(tenacity, "AsyncRetrying", refuse)
+
+    async def answer() -> str:
+        return "ok"
+
+    assert RetryPolicy().call(lambda: "ok") == "ok"
+    assert asyncio.run(RetryPolicy().acall(answer)) == "ok"

@@ -54,12 +54,12 @@ def shown_text(events: list[StreamEvent]) -> str:
 
 
 def test_partial_arguments_are_read_again_often_enough_and_never_quadratically(monkeypatch: pytest.MonkeyPatch) -> None:
-    from llmrelay.normalize import _partial_json
+    from llmrelay.normalize._growing_json import GrowingObject
     from llmrelay.normalize._partial_json import GrowingArguments
 
-    reads: list[int] = []
-    real = _partial_json.read_partial
-    monkeypatch.setattr(_partial_json, "read_partial", lambda text: reads.append(len(text)) or real(text))
+    reads: list[int] = []  # The length of each text decoded (a pass over the arguments so far).
+    real = GrowingObject._decode
+    monkeypatch.setattr(GrowingObject, "_decode", staticmethod(lambda text: reads.append(len(text)) or real(text)))
     arguments = json.dumps({"path": "notes.txt", "text": "x" * 200_000, "mode": "w"})
     partial = GrowingArguments()
     seen = [partial.read(arguments[:end]) for end in range(4, len(arguments) + 1, 4)]

@@ -154,6 +154,34 @@ def test_validators_are_built_once_per_schema() -> None:
     assert first is again and _validator.cache_info().hits >= 1
 
 
+def test_a_function_or_model_is_read_once() -> None:
+    """Issue 13: every `complete(tools=[f])` built a pydantic model from `f` (milliseconds)."""
+
+    def lookup(city: str) -> str:
+        """Look it up."""
+        return city
+
+    class Query(pydantic.BaseModel):
+        text: str
+
+    assert to_tool(lookup) is to_tool(lookup)
+    assert to_tool(Query) is to_tool(Query)
+
+    def lookup_again(city: str) -> str:
+        return city
+
+    assert to_tool(lookup_again) is not to_tool(lookup)
+
+
+def test_the_read_cache_is_bounded() -> None:
+    from llmrelay._tools import _READ, _READ_MAX
+
+    for number in range(_READ_MAX + 50):
+        exec(f"def made_{number}(x: int) -> int:\n    return x", namespace := {})
+        to_tool(namespace[f"made_{number}"])
+    assert len(_READ) <= _READ_MAX
+
+
 # --- tools from Python: one row per kind of signature or docstring -----------------------------
 
 

@@ -57,9 +57,20 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_DEMO_NEEDS = {"openai": "openai", "anthropic": "anthropic", "google.genai": "google-genai", "groq": "groq"}
+_DEMO_NEEDS |= {"respx": "respx", "yaml": "pyyaml"}
+"""What the demo imports (module: package): every provider SDK, and the cassette player."""
+
+
 def _demo_command(args: argparse.Namespace) -> int:
     from .errors import MissingDependencyError
 
+    missing = [package for module, package in _DEMO_NEEDS.items() if not _importable(module)]
+    if missing:  # One line saying what to install, not one error per scenario.
+        print(
+            f'llmrelay demo needs {", ".join(missing)} (not installed): pip install "llmrelay[demo]"', file=sys.stderr
+        )
+        return 1
     try:
         from . import _demo
 
@@ -67,6 +78,15 @@ def _demo_command(args: argparse.Namespace) -> int:
     except MissingDependencyError as exc:  # The demo replays through the provider SDKs and respx.
         print(f"llmrelay demo: {exc}", file=sys.stderr)
         return 1
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # A parent package missing ("google" for google.genai).
+        return False
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -85,12 +105,21 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _load_tools(path: Path) -> list[Any]:
-    tools = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        tools = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
     if isinstance(tools, dict):
         tools = [tools]
     if not isinstance(tools, list):
         raise ValueError(f"{path}: expected a JSON list of tool definitions")
-    return tools
+    from ._tools import to_tools
+    from .errors import ConfigError
+
+    try:
+        return list(to_tools(tools).values())
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
 
 
 def envelope_as_dict(result: Completion) -> dict[str, Any]:

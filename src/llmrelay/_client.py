@@ -110,7 +110,7 @@ class Client(_ClientBase):
         Args:
             messages: the conversation (dicts in the OpenAI chat shape, `Message`s, earlier
                 `Completion`s), or a single user message as a string.
-            tools: what the model may call (functions, pydantic models, schema dicts, `Tool`s).
+            tools: what the model may call (functions, pydantic models, schema dicts, `Tool`s; one alone too).
             output: a pydantic model: `resp.output` is then a validated instance of it (see README,
                 "Structured output"); with tools, it comes once the model has no more calls to make.
             mode: force an output mode instead of the best one the model supports.
@@ -121,6 +121,8 @@ class Client(_ClientBase):
             ProviderError: a failure that falling back cannot fix (authentication, a bad request).
             AllAttemptsFailed: every step of the plan failed; holds each error and the trace.
             OutputValidationError: no valid `output` came, its repairs run out; holds the errors.
+            RefusalError: the model refused to give the `output` (an `OutputValidationError`; never repaired).
+            MissingToolCallError: `tool_choice` required a call and none came within `max_requests`.
         """
         return self._complete(messages, tool_tuple(tools), mode, tool_choice, params, output)
 

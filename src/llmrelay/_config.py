@@ -103,6 +103,8 @@ class Config:
     """At most this many (model, mode) steps per request."""
     max_tokens_on_length: int | None = None
     """Ask once more with this `max_tokens` when an answer is cut off."""
+    max_requests: int = 6
+    """The most requests one `complete()` sends in all (repairs and fallbacks included)."""
     strict: bool = False
     """Accept only explicit tool-call constructs in text answers."""
     max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
@@ -198,6 +200,7 @@ def client_arguments(config: Config, overrides: Mapping[str, Any]) -> dict[str, 
         "max_repairs": config.max_repairs,
         "max_steps": config.max_steps,
         "max_tokens_on_length": config.max_tokens_on_length,
+        "max_requests": config.max_requests,
         "retry": config.retry,
         "strict": config.strict,
         "max_tool_calls": config.max_tool_calls,
@@ -318,7 +321,17 @@ class _File:
     profiles: dict[str, dict[str, Any]]
 
 
-_PLAIN = ("mode", "modes", "max_repairs", "max_steps", "max_tokens_on_length", "strict", "max_tool_calls", "deadline")
+_PLAIN = (
+    "mode",
+    "modes",
+    "max_repairs",
+    "max_steps",
+    "max_tokens_on_length",
+    "max_requests",
+    "strict",
+    "max_tool_calls",
+    "deadline",
+)
 
 
 def _resolve(file: _File, name: str | None, model_env: str | None) -> Config:

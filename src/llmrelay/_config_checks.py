@@ -312,6 +312,7 @@ _SETTINGS: dict[str, _Check] = {
     "max_repairs": _integer(0),
     "max_steps": _integer(1),
     "max_tokens_on_length": _integer(1),
+    "max_requests": _integer(1),
     "strict": _boolean,
     "max_tool_calls": _integer(1),
     "deadline": _number(0, above=True),

@@ -203,6 +203,10 @@ class Completion(Generic[OutputT]):
     """Why the model stopped, normalized: stop, tool_calls, length, content_filter or other."""
     provider_finish_reason: str | None = None
     """The provider's own finish reason, unchanged."""
+    refusal: str | None = None
+    """Why the model declined to answer, when it did: OpenAI's `refusal` text, or the text (or the
+    stop reason) of an answer Anthropic stopped with `refusal` or Gemini with a safety reason.
+    `finish_reason` is then `content_filter`. A refusal is an answer: it is never sent for repair."""
     usage: Usage = _NO_USAGE
     """Tokens used, summed over every attempt of the request."""
     attempts: list[Attempt] = field(default_factory=list)

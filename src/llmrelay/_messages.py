@@ -34,8 +34,8 @@ _ROLES: dict[str, Role] = {
 }
 
 
-def to_messages(messages: Iterable[MessageLike]) -> tuple[Message, ...]:
-    """Convert a conversation to `Message`s.
+def to_messages(messages: Iterable[MessageLike] | MessageLike) -> tuple[Message, ...]:
+    """Convert a conversation (or one message) to `Message`s.
 
     Tool results without a `name` get the name of the call they answer, looked up by id in the
     earlier assistant turns (Gemini needs it).
@@ -43,6 +43,8 @@ def to_messages(messages: Iterable[MessageLike]) -> tuple[Message, ...]:
     Raises:
         ConfigError: a message that cannot be read, naming its position and what is wrong.
     """
+    if isinstance(messages, (Mapping, Message, Completion)):
+        messages = [messages]  # One message where a list was expected.
     converted: list[Message] = []
     names_by_id: dict[str, str] = {}
     for index, message in enumerate(messages):
@@ -65,7 +67,8 @@ def _to_message(message: MessageLike) -> Message:
     if isinstance(message, Completion):
         return Message("assistant", message.content, tuple(message.tool_calls), artifacts=message.artifacts)
     if not isinstance(message, Mapping):
-        raise TypeError(f"expected a dict, Message or Completion, got {type(message).__name__}")
+        hint = " (a list of strings? write [{'role': 'user', 'content': '...'}])" if isinstance(message, str) else ""
+        raise TypeError(f"expected a dict, Message or Completion, got {type(message).__name__}{hint}")
     role = _ROLES.get(str(message.get("role")))
     if role is None:
         raise ValueError(f"unknown role {message.get('role')!r} (expected system, user, assistant or tool)")
@@ -74,6 +77,11 @@ def _to_message(message: MessageLike) -> Message:
         call_id, name = message.get("tool_call_id") or message.get("id"), message.get("name")
         if name is not None and not isinstance(name, str):
             raise TypeError(f"a tool result's name must be text, got {type(name).__name__}")
+        if not call_id and not (message.get("role") == "function" and name):
+            raise ValueError(
+                "a tool result needs the 'tool_call_id' of the call it answers: "
+                "{'role': 'tool', 'tool_call_id': call.id, 'content': ...}"
+            )
         call = str(call_id) if call_id else None
         return Message(
             "tool", content, tool_call_id=call, name=name, parts=parts, is_error=bool(message.get("is_error"))

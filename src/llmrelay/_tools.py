@@ -5,9 +5,10 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .errors import ConfigError
@@ -80,16 +81,52 @@ def to_tool(obj: ToolLike) -> Tool:
     if isinstance(obj, Tool):
         return obj
     if isinstance(obj, Mapping):
-        return _from_mapping(obj)
+        return _checked_schema(_from_mapping(obj))
     if isinstance(obj, type) and hasattr(obj, "model_json_schema"):
-        return _from_pydantic_model(obj)
+        return _read_once(_from_pydantic_model, obj)
     if callable(obj):
-        return _from_function(obj)
+        return _read_once(_from_function, obj)
     raise ConfigError(f"cannot make a tool from {obj!r}: expected a Tool, dict, pydantic model or function")
 
 
-def to_tools(objs: Sequence[ToolLike] | None) -> dict[str, Tool]:
-    """Convert a list of tool-likes into `Tool`s keyed by name; duplicate names are an error."""
+_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+"""The tool names every provider accepts (OpenAI's and Anthropic's rule; Gemini's is wider)."""
+
+
+def check_tool_names(tools: Sequence[Tool]) -> None:
+    """Every tool's name is one the providers accept (checked before a request is built).
+
+    `parse_response` on its own takes any name: text formats carry dotted names too.
+    """
+    for tool in tools:
+        _checked_name(tool.name)
+
+
+def _checked_name(name: str) -> str:
+    if not _NAME.fullmatch(name):
+        raise ConfigError(
+            f"tool name {name!r} is not one providers accept: 1 to 64 letters, digits, '_' or '-' (e.g. 'get_weather')"
+        )
+    return name
+
+
+def _checked_schema(tool: Tool) -> Tool:
+    """A tool given as a dict, its parameters checked against the JSON Schema meta-schema now, not at the provider."""
+    try:
+        _validator(json.dumps(tool.parameters, sort_keys=True))
+    except ValueError as exc:
+        raise ConfigError(f"tool {tool.name!r}: parameters is not a valid JSON schema: {exc}") from exc
+    except TypeError as exc:
+        raise ConfigError(f"tool {tool.name!r}: parameters is not JSON: {exc}") from exc
+    return tool
+
+
+def to_tools(objs: Sequence[ToolLike] | ToolLike | None) -> dict[str, Tool]:
+    """Convert a list of tool-likes (or one) into `Tool`s keyed by name; duplicate names are an error."""
+    if isinstance(objs, str):
+        raise ConfigError(f"tools must be a list of tools, not a string: write tools=[{objs}], the function itself")
+    if isinstance(objs, (Tool, Mapping, type)) or callable(objs):
+        objs = [objs]  # One tool where a list was expected: `tools=get_weather`.
     tools: dict[str, Tool] = {}
     for obj in objs or ():
         tool = to_tool(obj)
@@ -112,6 +149,29 @@ def _from_mapping(spec: Mapping[str, Any]) -> Tool:
     return Tool(name=name, description=str(description), parameters=dict(parameters))
 
 
+_READ: dict[Any, Tool] = {}
+_READ_MAX = 256
+_READ_LOCK = threading.Lock()
+"""Tools already made from functions and models, by the object: building one (a pydantic model,
+its JSON schema) costs milliseconds, and `complete(tools=[f])` reads the same `f` on every call."""
+
+
+def _read_once(read: Callable[[Any], Tool], obj: Any) -> Tool:
+    """`read(obj)`, made once per function or model (a few hundred kept; unhashable ones every time)."""
+    try:
+        return _READ[obj]
+    except KeyError:
+        pass
+    except TypeError:  # A callable object that defines __eq__ but not __hash__.
+        return read(obj)
+    tool = read(obj)
+    with _READ_LOCK:
+        if len(_READ) >= _READ_MAX:
+            _READ.pop(next(iter(_READ)))  # The oldest: functions made anew per call must not grow this.
+        _READ[obj] = tool
+    return tool
+
+
 def _from_pydantic_model(model: type[Any]) -> Tool:
     schema = _object_at_root(_drop_titles(model.model_json_schema()))
     description = schema.pop("description", None) or ""
@@ -121,19 +181,32 @@ def _from_pydantic_model(model: type[Any]) -> Tool:
 def _from_function(function: Callable[..., Any]) -> Tool:
     import pydantic  # Heavy import: only when a function is turned into a tool.
 
-    summary, parameter_docs = _parse_docstring(inspect.getdoc(function) or "")
-    hints = _type_hints(function)
+    # functools.partial: the wrapped function's name, docs and hints; its bound parameters are
+    # not the model's to give (positional ones `inspect.signature` drops, keywords here).
+    inner = function.func if isinstance(function, partial) else function
+    name = getattr(inner, "__name__", type(inner).__name__)
+    if name == "<lambda>":
+        raise ConfigError(
+            "a lambda cannot be a tool: it has no name the model can call; write a def with typed parameters"
+        )
+    summary, parameter_docs = _parse_docstring(inspect.getdoc(inner) or "")
+    hints = _type_hints(inner)
     fields: dict[str, Any] = {}
+    bound = set(function.keywords) if isinstance(function, partial) else set()
     for parameter in inspect.signature(function).parameters.values():
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD) or parameter.name in bound:
             continue
-        annotation = hints.get(parameter.name, Any)
+        if parameter.name not in hints:
+            raise ConfigError(
+                f"tool {name!r}: parameter {parameter.name!r} has no type annotation "
+                f"(write e.g. `{parameter.name}: str`: the model is told each argument's type)"
+            )
+        annotation = hints[parameter.name]
         default = ... if parameter.default is parameter.empty else parameter.default
         fields[parameter.name] = (
             annotation,
             pydantic.Field(default, description=parameter_docs.get(parameter.name)),
         )
-    name = getattr(function, "__name__", type(function).__name__)
     # Extra arguments are refused: the function could not be called with them.
     model = pydantic.create_model(name, __config__=pydantic.ConfigDict(extra="forbid"), **fields)
     schema = _drop_titles(model.model_json_schema())

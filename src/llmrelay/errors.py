@@ -4,7 +4,7 @@
 LLMRelayError
 ├── ConfigError                  fixable in code or config
 │   ├── UnknownProviderError     "provider:model" names a provider llmrelay does not know
-│   └── MissingDependencyError   the provider's SDK is not installed; says which extra to install
+│   └── MissingDependencyError   a package is not installed; says what for and which extra to install
 ├── ProviderError                the provider answered with an error, or could not be reached
 │   ├── TransientError           worth retrying: rate limits, overload, timeouts, resets, 5xx
 │   │   ├── RateLimitError           429
@@ -21,7 +21,9 @@ LLMRelayError
 │   ├── ResponseTooLarge         a streamed answer grew past `max_stream_bytes`
 │   └── StreamInterrupted        a stream failed after events were shown; carries what was received
 ├── NormalizationError           nothing usable could be read from the answer
-│   └── OutputValidationError    no valid `output=` object, its repairs run out
+│   ├── OutputValidationError    no valid `output=` object, its repairs run out
+│   │   └── RefusalError         the model refused to give the `output=` object (no repair asked)
+│   └── MissingToolCallError     tool_choice required a call, and none came in any request
 └── CassetteError                a recorded cassette file cannot be read, or cannot answer a request
     ├── MissingCassetteError     replay only (record_mode "none") and the file does not exist
     └── UnmatchedRequestError    a request the cassette has no recorded interaction for
@@ -37,15 +39,19 @@ The normalizer itself never raises on text: what it cannot read is reported on t
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+# `typing` and `collections` are not loaded by `import llmrelay`: annotations only (mypy reads
+# a module-level TYPE_CHECKING as typing's).
+TYPE_CHECKING = False
 if sys.version_info >= (3, 11):
     from builtins import ExceptionGroup
 else:  # pragma: no cover - Python 3.10
     from exceptiongroup import ExceptionGroup
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from ._envelope import Attempt, Completion
     from ._tool_loop.loop import RunResult
 
@@ -67,12 +73,14 @@ class UnknownProviderError(ConfigError):
 
 
 class MissingDependencyError(ConfigError):
-    """The SDK a provider needs is not installed."""
+    """A package llmrelay needs for what was asked is not installed: says what for, and the command."""
 
-    def __init__(self, package: str, extra: str) -> None:
+    def __init__(self, package: str, extra: str, needed_for: str = "for this provider") -> None:
         self.package = package
         self.extra = extra
-        super().__init__(f'the {package!r} package is needed for this provider: pip install "llmrelay[{extra}]"')
+        self.needed_for = needed_for
+        """What the package is needed for: a provider, `llmrelay.testing`, the demo."""
+        super().__init__(f'the {package!r} package is needed {needed_for}: pip install "llmrelay[{extra}]"')
 
 
 class ProviderError(LLMRelayError):
@@ -260,6 +268,31 @@ class OutputValidationError(NormalizationError):
         self.errors = list(errors)
         self.raw = raw
         self.attempts = list(attempts)
+        self.completion = completion
+
+
+class RefusalError(OutputValidationError):
+    """The model refused: no `output=` object came, and none was asked for again.
+
+    A refusal is an answer (OpenAI's `refusal`, Anthropic's `stop_reason: "refusal"`, a Gemini
+    safety stop), so it is never sent for repair. `refusal` is the model's text (or the stop
+    reason in words); `completion.refusal` is the same.
+    """
+
+    def __init__(self, message: str, *, refusal: str, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.refusal = refusal
+
+
+class MissingToolCallError(NormalizationError):
+    """`tool_choice` required a call ("required", or a tool's name) and the model made none.
+
+    Raised once the repairs (or `max_requests`) ran out. `completion` is the last answer, with
+    the whole trace in its `attempts`.
+    """
+
+    def __init__(self, message: str, *, completion: Completion[Any]) -> None:
+        super().__init__(message)
         self.completion = completion
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -282,15 +283,7 @@ def sent(router: Any, index: int = 0) -> dict[str, Any]:
 
 def without_body(response: RawResponse) -> RawResponse:
     """The response with `body` cleared, to compare everything else at once."""
-    return RawResponse(
-        response.provider,
-        response.model,
-        response.text,
-        response.native_calls,
-        response.finish_reason,
-        response.usage,
-        response.request_id,
-    )
+    return dataclasses.replace(response, body=None)
 
 
 HOME_HEADERS = "X-OpenAI-Team: home\nAuthorization: Bearer sk-home-token-that-must-stay-home"

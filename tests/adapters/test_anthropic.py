@@ -88,7 +88,7 @@ def test_native_tools_sends_tools_system_and_the_default_max_tokens(use_async: b
         "model": MODEL,
         "max_tokens": DEFAULT_MAX_TOKENS,
         "system": "Be brief.",
-        "messages": [{"role": "user", "content": [text("Weather in Paris?")]}],
+        "messages": [{"role": "user", "content": "Weather in Paris?"}],
         "tools": [
             {
                 "name": "get_weather",
@@ -162,7 +162,7 @@ CONVERSATIONS = [
             Message("tool", "21C", tool_call_id="toolu_01B", name="get_weather"),
         ),
         [
-            {"role": "user", "content": [text("Paris and Lyon?")]},
+            {"role": "user", "content": "Paris and Lyon?"},
             {"role": "assistant", "content": [text("Checking both."), USE_PARIS, USE_LYON]},
             {"role": "user", "content": [result("toolu_01A", "18C"), result("toolu_01B", "21C")]},
         ],
@@ -178,11 +178,11 @@ CONVERSATIONS = [
             Message("user", "Thanks"),
         ),
         [
-            {"role": "user", "content": [text("Paris?")]},
+            {"role": "user", "content": "Paris?"},
             {"role": "assistant", "content": [USE_PARIS]},
             {"role": "user", "content": [result("toolu_01A", "18C")]},
-            {"role": "assistant", "content": [text("18C in Paris.")]},
-            {"role": "user", "content": [text("Thanks")]},
+            {"role": "assistant", "content": "18C in Paris."},
+            {"role": "user", "content": "Thanks"},
         ],
     ),
     Conversation(
@@ -194,7 +194,7 @@ CONVERSATIONS = [
             Message("user", "And tomorrow?"),
         ),
         [
-            {"role": "user", "content": [text("Paris?")]},
+            {"role": "user", "content": "Paris?"},
             {"role": "assistant", "content": [USE_PARIS]},
             {"role": "user", "content": [result("toolu_01A", "18C"), text("And tomorrow?")]},
         ],
@@ -208,7 +208,7 @@ CONVERSATIONS = [
             Message("tool", "18C", tool_call_id="toolu_01A"),
         ),
         [
-            {"role": "user", "content": [text("Paris?")]},
+            {"role": "user", "content": "Paris?"},
             {"role": "assistant", "content": [USE_PARIS]},
             {"role": "user", "content": [result("toolu_01A", "18C"), text("Hurry.")]},
         ],
@@ -216,7 +216,7 @@ CONVERSATIONS = [
     Conversation(
         "system turns anywhere are joined into system",
         (Message("system", "One."), Message("user", "Hi"), Message("system", "Two.")),
-        [{"role": "user", "content": [text("Hi")]}],
+        [{"role": "user", "content": "Hi"}],
         system="One.\n\nTwo.",
     ),
     Conversation(
@@ -237,7 +237,7 @@ CONVERSATIONS = [
             Message("tool", "", tool_call_id="toolu_9"),
         ),
         [
-            {"role": "user", "content": [text("Ping")]},
+            {"role": "user", "content": "Ping"},
             {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "ping", "input": {}}]},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9"}]},
         ],
@@ -350,10 +350,10 @@ def test_json_schema_sends_the_envelope_as_output_config_format(use_async: bool)
     assert "get_weather" in body["system"]
     assert "You must call at least one tool" in body["system"]
     # Tool turns are written as text: no tool_use or tool_result blocks without tools.
-    kinds = [block["type"] for message in body["messages"] for block in message["content"]]
-    assert kinds == ["text", "text", "text"]
+    # (each turn one text: sent as a plain string)
+    assert [type(message["content"]) for message in body["messages"]] == [str, str, str]
     assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user"]
-    assert json.loads(body["messages"][1]["content"][0]["text"])["toolCalls"] == [
+    assert json.loads(body["messages"][1]["content"])["toolCalls"] == [
         {"name": "get_weather", "arguments": {"city": "Paris"}}
     ]
 
@@ -375,14 +375,14 @@ def test_json_object_is_the_text_path_without_prefill() -> None:
 def test_text_mode_sends_the_instructions_and_no_tools() -> None:
     body = sent_body(make_request(Message("system", "Be brief."), Message("user", "Paris?"), mode="text"))
     assert body["system"].startswith("Be brief.\n\nYou can call tools.")
-    assert body["messages"] == [{"role": "user", "content": [text("Paris?")]}]
+    assert body["messages"] == [{"role": "user", "content": "Paris?"}]
     assert "tools" not in body
     assert "output_config" not in body
 
 
 def test_text_mode_without_tools_sends_the_conversation_as_it_is() -> None:
     body = sent_body(make_request(Message("user", "Hello"), mode="text", tools=()))
-    assert body == {"model": MODEL, "max_tokens": 4096, "messages": [{"role": "user", "content": [text("Hello")]}]}
+    assert body == {"model": MODEL, "max_tokens": 4096, "messages": [{"role": "user", "content": "Hello"}]}
 
 
 # --- answers -------------------------------------------------------------------------------------

@@ -196,7 +196,9 @@ ANSWERS = [
             "model": "gpt-4o-2024-08-06",
             "choices": [{"message": {"content": None, "refusal": "I can't help with that."}, "finish_reason": "stop"}],
         },
-        RawResponse("openai", "gpt-4o-2024-08-06", "I can't help with that.", (), "stop"),
+        RawResponse(
+            "openai", "gpt-4o-2024-08-06", "I can't help with that.", (), "stop", refusal="I can't help with that."
+        ),
     ),
 ]
 

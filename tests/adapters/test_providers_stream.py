@@ -317,6 +317,20 @@ def test_a_whole_stream_gives_the_answer_complete_would(provider: Provider) -> N
     assert len(requests) == 1
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["prose", "prose-with-a-brace"])
+@pytest.mark.parametrize("size", [3, 7, 1000])
+@pytest.mark.parametrize("provider", PARAMS)
+def test_the_text_before_a_call_is_shown_before_the_call(provider: Provider, size: int, held: bool) -> None:
+    # Issue 13: the last word came after ToolCallComplete. A brace holds the text back to the end:
+    # the calls' events then wait for it.
+    body = provider.full().replace(b"the weather.", b"the {weather}." if held else b"the weather.")
+    events, _ = collect(provider, Body(body, size=size))
+    kinds = [type(e).__name__ for e in events]
+    last_text = max(i for i, kind in enumerate(kinds) if kind == "TextDelta")
+    assert last_text < kinds.index("ToolCallStarted")
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == events[-1].completion.content  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("provider", [p for p in PARAMS if p.values[0].cut_call_seen])
 def test_argument_deltas_grow_and_each_call_completes_before_the_next_starts(provider: Provider) -> None:
     events, _ = collect(provider, Body(provider.full(), size=3))

@@ -87,7 +87,7 @@ def test_anthropic_sends_thinking_blocks_back_before_the_tool_use() -> None:
     assert first["thinking"] == second["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert second["max_tokens"] == 2048 + 4096  # Above the budget, as Anthropic requires.
     assert second["messages"] == [
-        {"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+        {"role": "user", "content": "Weather in Paris?"},  # Plain text goes as a string.
         {"role": "assistant", "content": [THINKING_BLOCK, REDACTED_BLOCK, TOOL_USE]},
         {
             "role": "user",

@@ -96,7 +96,10 @@ def test_anthropic_turns_alternate_and_keep_everything(messages: list[Message]) 
     roles = [turn["role"] for turn in turns]
     assert all(a != b for a, b in itertools.pairwise(roles)), roles
     assert all(turn["content"] for turn in turns)
-    blocks = [block for turn in turns for block in turn["content"]]
+    # A turn that is one text part goes as a plain string (issue 13): as one text block here.
+    as_blocks = [[{"type": "text", "text": c}] if isinstance(c := turn["content"], str) else c for turn in turns]
+    assert not any(isinstance(t["content"], list) and [b["type"] for b in t["content"]] == ["text"] for t in turns)
+    blocks = [block for turn_blocks in as_blocks for block in turn_blocks]
     uses = [block for block in blocks if block["type"] == "tool_use"]
     results = [block for block in blocks if block["type"] == "tool_result"]
     said = [m.content for m in messages if m.role in ("user", "assistant") and m.content.strip()]

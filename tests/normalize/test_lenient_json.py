@@ -78,6 +78,12 @@ REPAIRED: list[tuple[str, str, Any]] = [
     ("straight quote inside smart", '{“q”: “say "hi"”}', {"q": 'say "hi"'}),
     ("smart quotes inside a string kept", '{"q": "“quoted” ‘x’",}', {"q": "“quoted” ‘x’"}),
     ("smart apostrophe inside", "{‘q’: ‘don’t’}", {"q": "don’t"}),
+    # Only smart double quotes (read by swapping them for `"`, issue 12), then with more to repair.
+    ("smart quotes around text with an apostrophe", "[“don't”, “a // b”, “c # d”]", ["don't", "a // b", "c # d"]),
+    ("smart quotes and a raw newline", "{“a”: “line\nnext”}", {"a": "line\nnext"}),
+    ("smart quotes and a trailing comma", "{“a”: [“x”, “y”,],}", {"a": ["x", "y"]}),
+    ("smart quotes and Python literals", "{“a”: True, “b”: None}", {"a": True, "b": None}),
+    ("smart quotes and smart single quotes", "{“a”: ‘x’}", {"a": "x"}),
     # Escapes JSON lacks.
     ("Windows path", r'{"path": "C:\Users\me"}', {"path": r"C:\Users\me"}),
     ("escaped apostrophe in double quotes", r'{"s": "don\'t"}', {"s": "don't"}),

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llmrelay.normalize._growing_json import GrowingObject
 from llmrelay.normalize._partial_json import read_partial
 
 # (text so far, what can be read of it)
@@ -99,3 +100,53 @@ def test_every_prefix_shows_only_what_the_whole_says(arguments: dict[str, Any], 
         partial = read_partial(text[:end])
         assert partial is None or is_part_of(partial, arguments), text[:end]
     assert read_partial(text) == arguments
+
+
+# --- the growing reader: read_partial's reading, from the new text only (issue 13) ----------------
+
+
+def growing_readings(text: str, step: int) -> list[tuple[str, dict[str, Any] | None]]:
+    """Each prefix `GrowingObject` was given (every `step` characters), with its reading."""
+    reader = GrowingObject()
+    return [(text[:end], reader.read(text[:end])) for end in [*range(0, len(text), step), len(text)]]
+
+
+@pytest.mark.parametrize("step", [1, 3, 7])
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0] or "empty" for c in CASES])
+def test_the_growing_reader_reads_every_prefix_as_read_partial(text: str, expected: object, step: int) -> None:
+    for prefix, reading in growing_readings(text, step):
+        assert reading == read_partial(prefix), prefix
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    arguments=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=5),
+    ascii_only=st.booleans(),
+    step=st.integers(1, 9),
+    noise=st.sampled_from(["", " ", "\n  "]),
+)
+def test_the_growing_reader_agrees_with_read_partial_on_real_objects(
+    arguments: dict[str, Any], ascii_only: bool, step: int, noise: str
+) -> None:
+    text = json.dumps(arguments, ensure_ascii=ascii_only, separators=("," + noise, ":" + noise))
+    for prefix, reading in growing_readings(text, step):
+        assert reading == read_partial(prefix), prefix
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet='{}[]":,\\ u0123456789abcdeftrulnsx-.E\n\ud83d', max_size=40), step=st.integers(1, 5))
+def test_the_growing_reader_agrees_with_read_partial_on_any_text(text: str, step: int) -> None:
+    for prefix, reading in growing_readings('{"a": ' + text, step):
+        assert reading == read_partial(prefix), prefix
+
+
+def test_the_growing_reader_starts_again_on_a_text_that_does_not_extend_the_last() -> None:
+    reader = GrowingObject()
+    assert reader.read('{"a": "x') == {"a": "x"}
+    assert reader.read('{"b": 1,') == {"b": 1}
+
+
+def test_the_growing_reader_refuses_deep_nesting() -> None:
+    reader = GrowingObject()
+    text = '{"a": ' + "[" * 1000
+    assert [reader.read(text[:end]) for end in (7, 300, len(text))] == [{"a": []}, None, None]

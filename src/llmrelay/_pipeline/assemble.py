@@ -53,6 +53,7 @@ class Assembler:
                 chunk.model or old.model,
                 chunk.request_id or old.request_id,
                 chunk.artifacts or old.artifacts,
+                chunk.refused or old.refused,
             )
 
     @property
@@ -83,4 +84,5 @@ class Assembler:
             usage=self.finish.usage or Usage(),
             request_id=self.finish.request_id,
             artifacts=self.finish.artifacts,
+            refusal=(self.text or None) if self.finish.refused else None,
         )

@@ -14,14 +14,18 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage
-from .._types import RawResponse, Request
-from ..errors import AllAttemptsFailed, DeadlineExceeded, ProviderError
+from .._types import NamedTool, RawResponse, Request
+from ..errors import AllAttemptsFailed, DeadlineExceeded, MissingToolCallError, ProviderError
 from .plan import Step, model_is_unusable, should_fall_back
 from .repair import RepairTrigger, is_truncated, repair_request
 from .respond import to_completion
 
 if TYPE_CHECKING:
     from .output import OutputSpec
+
+
+DEFAULT_MAX_REQUESTS = 6
+"""`Client(max_requests=...)`'s default: a step and its two repairs, then one more step and its repairs."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ class Policy:
     """Told of every failed call (the capability learner listens)."""
     output: OutputSpec | None = None
     """The `output=` asked for: read from each answer, and its errors sent back for repair."""
+    max_requests: int = DEFAULT_MAX_REQUESTS
+    """The most requests the flow sends in all: repairs, fallback steps, the larger-budget retry
+    and the text-only last resort count; a transient failure's retries (`RetryPolicy`) do not."""
     max_calls: int = DEFAULT_MAX_TOOL_CALLS
     """Calls read per answer, at most (`Client(max_tool_calls=)`); the rest is counted in one rejection."""
 
@@ -81,6 +88,16 @@ class _Done:
     problems: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Budget:
+    """The requests one flow may still send."""
+
+    left: int
+
+    def spend(self) -> None:
+        self.left -= 1
+
+
 def request_flow(plan: list[Step], build: Callable[[Step], Request], policy: Policy, trace: list[Attempt]) -> Flow:
     """The flow of one request: try the plan's steps in order until one gives an acceptable answer.
 
@@ -93,11 +110,14 @@ def request_flow(plan: list[Step], build: Callable[[Step], Request], policy: Pol
     errors: list[ProviderError] = []
     partial: _Done | None = None
     unusable: set[tuple[str, str]] = set()
+    budget = _Budget(max(policy.max_requests, 1))
     for step in plan:
         if (step.provider, step.model) in unusable:
             continue
+        if budget.left <= 0:
+            break
         try:
-            done = yield from _step(step, build(step), policy, trace)
+            done = yield from _step(step, build(step), policy, trace, budget)
         except ProviderError as error:
             if not should_fall_back(error):
                 raise
@@ -110,21 +130,41 @@ def request_flow(plan: list[Step], build: Callable[[Step], Request], policy: Pol
         partial = done
     if partial is not None:
         if policy.output is not None and partial.result.output is None:
-            raise policy.output.failure(partial.result, partial.problems, trace)
-        return _finish(partial.result, trace)
+            raise policy.output.failure(_finish(partial.result, trace), partial.problems)
+        return _unmet_or_finished(partial.result, build(plan[0]), trace)
     usable = [step for step in plan if (step.provider, step.model) not in unusable]
     # Without tools no output can come: an output request is not degraded.
-    if usable and build(plan[0]).tools and policy.output is None:
+    if usable and build(plan[0]).tools and policy.output is None and budget.left > 0:
         return (yield from _degrade(usable[0], build, policy, trace, errors))
     raise _all_failed(errors, trace)
 
 
-def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) -> Generator[Call, RawResponse, _Done]:
-    """One (model, mode): the call, then up to `max_repairs` corrections."""
+def _unmet_or_finished(result: Completion, request: Request, trace: list[Attempt]) -> Completion:
+    """The last answer; or, when `tool_choice` required a call and none came in any form, the error saying so."""
+    finished = _finish(result, trace)
+    choice = request.tool_choice
+    if result.tool_calls or result.rejected or not (choice == "required" or isinstance(choice, NamedTool)):
+        return finished
+    names = ", ".join(tool.name for tool in request.tools)
+    asked = f"tool_choice={choice.name!r}" if isinstance(choice, NamedTool) else f"tool_choice='required' ({names})"
+    message = f"{asked}: the model made no tool call in {_requests(trace)}"
+    raise MissingToolCallError(message, completion=finished)
+
+
+def _requests(trace: list[Attempt]) -> str:
+    count = sum(attempt.outcome != "retry" for attempt in trace)
+    return "1 request" if count == 1 else f"{count} requests"
+
+
+def _step(
+    step: Step, request: Request, policy: Policy, trace: list[Attempt], budget: _Budget
+) -> Generator[Call, RawResponse, _Done]:
+    """One (model, mode): the call, then up to `max_repairs` corrections, within the request budget."""
     repairs = 0
     longer_asked = False
     while True:
         started = time.monotonic()
+        budget.spend()
         try:
             raw = yield Call(step, request)
         except ProviderError as error:
@@ -132,7 +172,12 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             policy.learn(step, error)
             raise
         result = policy.read(raw, request)
-        if is_truncated(result) and policy.max_tokens_on_length and not longer_asked:
+        if result.refusal is not None:  # An answer, not a broken one: nothing to repair.
+            trace.append(_attempt(step, "ok", f"refused: {result.refusal}", started, raw.usage))
+            if policy.output is not None:
+                raise policy.output.refused(_finish(result, trace))
+            return _Done(result, accepted=True)
+        if is_truncated(result) and policy.max_tokens_on_length and not longer_asked and budget.left > 0:
             trace.append(
                 _attempt(
                     step,
@@ -152,7 +197,7 @@ def _step(step: Step, request: Request, policy: Policy, trace: list[Attempt]) ->
             outcome: Outcome = "truncated" if is_truncated(result) else "ok"
             trace.append(_attempt(step, outcome, None, started, raw.usage))
             return _Done(result, accepted=True)
-        if repairs >= policy.max_repairs:
+        if repairs >= policy.max_repairs or budget.left <= 0:
             trace.append(_attempt(step, "exhausted", "; ".join(found), started, raw.usage))
             return _Done(result, accepted=False, problems=found)
         trace.append(_attempt(step, "repair", "; ".join(found), started, raw.usage))

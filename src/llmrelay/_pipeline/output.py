@@ -31,10 +31,9 @@ from .._envelope import MODES, Completion, Mode
 from .._instructions import default_response_schema
 from .._tools import Tool, to_tool
 from .._types import Message, NamedTool, Request, ToolChoice
-from ..errors import ConfigError, OutputValidationError
+from ..errors import ConfigError, OutputValidationError, RefusalError
 
 if TYPE_CHECKING:
-    from .._envelope import Attempt
     from .repair import RepairTrigger
 
 OUTPUT_TOOL = "final_result"
@@ -123,11 +122,25 @@ class OutputSpec:
         output = self.model.model_validate(arguments)
         return replace(result, content=result.raw, tool_calls=[], needs_more_work=False, output=output), []
 
-    def failure(self, result: Completion, found: Sequence[str], trace: list[Attempt]) -> OutputValidationError:
-        """The error raised when no valid output came, its repairs run out."""
-        errors = self.errors(result) or list(found) or ["no output was given"]
-        message = f"no valid {self.model.__name__} in the answer after the repairs: " + "; ".join(errors)
-        return OutputValidationError(message, errors=errors, raw=result.raw, attempts=list(trace), completion=result)
+    def failure(self, result: Completion, found: Sequence[str]) -> OutputValidationError:
+        """The error raised when no valid output came, its repairs (or the request budget) run out.
+
+        Said in the user's terms: their model's name, never the internal `final_result` tool.
+        """
+        name = self.model.__name__
+        errors = self.errors(result) or [_user_terms(problem, name) for problem in found] or [f"no {name} was given"]
+        requests = sum(attempt.outcome != "retry" for attempt in result.attempts)
+        message = f"no valid {name} in the answer after {requests} request(s): " + "; ".join(errors)
+        attempts = result.attempts
+        return OutputValidationError(message, errors=errors, raw=result.raw, attempts=attempts, completion=result)
+
+    def refused(self, result: Completion) -> RefusalError:
+        """The error raised when the model refused to give the output (never repaired)."""
+        refusal = result.refusal or "refused"
+        message = f"the model refused to give a {self.model.__name__}: {refusal}"
+        return RefusalError(
+            message, refusal=refusal, errors=[refusal], raw=result.raw, attempts=result.attempts, completion=result
+        )
 
     def errors(self, result: Completion) -> list[str]:
         """What made the answer's output invalid, one entry per error (pydantic's, or why it was unreadable)."""
@@ -177,6 +190,13 @@ def output_modes(modes_for: Callable[[str, str], Sequence[Mode]]) -> Callable[[s
         return tuple(mode for mode in _OUTPUT_MODES if mode in supported)
 
     return reordered
+
+
+def _user_terms(problem: str, name: str) -> str:
+    """A repair problem as the user reads it: the output tool is llmrelay's, not theirs."""
+    if f"'{OUTPUT_TOOL}'" in problem or "called none" in problem:
+        return f"the model never gave a {name} (it answered without the structured output)"
+    return problem.replace(f", {OUTPUT_TOOL}", "").replace(f"{OUTPUT_TOOL}, ", "")
 
 
 def _json_instructions(spec: OutputSpec) -> str:

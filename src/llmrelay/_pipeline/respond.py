@@ -79,6 +79,7 @@ def to_completion(
     rejected = native_rejected + text.rejected
     if native_dropped + text_dropped:
         rejected.append(over_cap(native_dropped + text_dropped, max_calls))
+    refusal = refusal_of(raw)
     needs_more_work = True if native_accepted else text.needs_more_work
     if tool_choice == "none" and calls:
         calls, rejected, needs_more_work = [], [*map(not_allowed, calls), *rejected], False
@@ -94,8 +95,9 @@ def to_completion(
         mode=mode,
         provider=raw.provider,
         model=raw.model,
-        finish_reason=normalize_finish(raw.finish_reason, has_calls=bool(calls)),
+        finish_reason="content_filter" if refusal else normalize_finish(raw.finish_reason, has_calls=bool(calls)),
         provider_finish_reason=raw.finish_reason,
+        refusal=refusal,
         usage=raw.usage,
         reasoning=_reasoning(raw.reasoning, text.reasoning),
         artifacts=raw.artifacts,
@@ -113,6 +115,19 @@ def not_allowed(call: ToolCall) -> RejectedCall:
     """A call made although the request said `tool_choice="none"`: reported, never run."""
     reason = f"tool call '{call.name}' was made although tool_choice was 'none': no tool may be called"
     return RejectedCall(call.name, call.arguments, reason, "not_allowed", call.id)
+
+
+def refusal_of(raw: RawResponse) -> str | None:
+    """The refusal in an answer: the provider's refusal text, or a stop reason that means one.
+
+    Anthropic's `refusal` and Gemini's safety stops come with the text said so far (often none):
+    that text, else the stop reason in words.
+    """
+    if raw.refusal:
+        return raw.refusal
+    if raw.finish_reason is None or _FINISH.get(raw.finish_reason) != "content_filter":
+        return None
+    return raw.text.strip() or f"the provider stopped the answer ({raw.finish_reason})"
 
 
 def _native_calls(

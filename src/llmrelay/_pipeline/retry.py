@@ -70,10 +70,14 @@ class RetryPolicy:
         No retry starts, and no wait lasts, past `ends` (a `time.monotonic()` moment, the
         request's deadline): when the wait would, the last failure is raised instead.
         """
+        try:
+            return function()  # The usual case: one try, and no retry machinery built for it.
+        except TransientError as error:
+            first = error
         from tenacity import Retrying
 
         retrying = Retrying(**self._tenacity_options(on_retry, ends), sleep=self.sleep)
-        return retrying(function)
+        return retrying(_failing_first(first, function))
 
     async def acall(
         self,
@@ -83,10 +87,21 @@ class RetryPolicy:
         ends: float | None = None,
     ) -> _T:
         """`call` for coroutines."""
+        try:
+            return await function()
+        except TransientError as error:
+            first = error
         from tenacity import AsyncRetrying
 
         retrying = AsyncRetrying(**self._tenacity_options(on_retry, ends), sleep=self.async_sleep)
-        return await retrying(function)
+        pending = [first]
+
+        async def again() -> _T:  # As `_failing_first`: tenacity needs a coroutine function here.
+            if pending:
+                raise pending.pop()
+            return await function()
+
+        return await retrying(again)
 
     def _tenacity_options(
         self, on_retry: Callable[[BaseException, float], None] | None, ends: float | None
@@ -122,3 +137,20 @@ class RetryPolicy:
 def _retryable(error: BaseException) -> bool:
     # A passed deadline is transient by nature (a timeout), but retrying cannot beat it.
     return isinstance(error, TransientError) and not isinstance(error, DeadlineExceeded)
+
+
+def _failing_first(error: TransientError, function: Callable[[], _T]) -> Callable[[], _T]:
+    """`function`, whose first call raises the failure the first try already had.
+
+    The first try runs outside tenacity (building its retry state costs memory on every call);
+    after a failure tenacity takes over, and this replays that failure as its attempt 1, so the
+    attempts, waits and `on_retry` reports are those of one tenacity loop.
+    """
+    pending: list[TransientError] = [error]
+
+    def again() -> _T:
+        if pending:
+            raise pending.pop()
+        return function()
+
+    return again

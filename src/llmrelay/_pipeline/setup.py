@@ -19,14 +19,14 @@ from .._effort import ReasoningLike, read_reasoning
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
-from .._tools import Tool, ToolLike, to_tools
+from .._tools import Tool, ToolLike, check_tool_names, to_tools
 from .._types import NamedTool, Request, ToolChoice
 from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
 from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
 from .drive import adrive, drive
-from .flow import Call, Flow, Policy, record_retry, request_flow
+from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
 from .needs import able_steps, request_needs
 from .output import output_modes, output_spec
 from .plan import Step, plan
@@ -49,10 +49,23 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
+        example = "(e.g. 'openai:gpt-4o-mini')"
         raise ConfigError(
-            f"model must be written 'provider:model-name' (e.g. 'openai:gpt-4o-mini'), got {shown(model)}"
+            f"model must be written 'provider:model-name' {example}, got {shown(model)}{_slash_hint(model)}"
         )
     return provider, name
+
+
+def _slash_hint(model: str) -> str:
+    """LiteLLM's "openai/gpt-4o" form: the same model written llmrelay's way."""
+    from ..adapters import known_providers
+
+    provider, slash, name = model.partition("/")
+    if not (slash and name):
+        return ""
+    if provider in known_providers():
+        return f"; did you mean '{provider}:{name}'?"
+    return f"; did you mean 'openrouter:{model}'?"  # OpenRouter's ids are "vendor/model".
 
 
 class Pipeline:
@@ -75,6 +88,7 @@ class Pipeline:
         max_repairs: int = 2,
         max_plan_steps: int = 8,
         max_tokens_on_length: int | None = None,
+        max_requests: int = DEFAULT_MAX_REQUESTS,
         retry: RetryPolicy | None = None,
         capabilities: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None,
         learner: CapabilityLearner | None = None,
@@ -107,6 +121,8 @@ class Pipeline:
             max_repairs: how many times a broken answer is sent back for correction (0: never).
             max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
             max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
+            max_requests: the most requests one `complete()` sends in all (repairs, fallback steps
+                and the last resort count; a transient failure's retries are `retry`'s).
             retry: the transient-retry policy (default `RetryPolicy()`).
             capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
             learner: where refused modes are remembered (default: shared by the process).
@@ -155,6 +171,7 @@ class Pipeline:
         self.max_tool_calls = max_tool_calls
         self.deadline = checked_seconds("deadline", deadline)
         checked_seconds("timeout", timeout)
+        self.max_requests = _positive("max_requests", max_requests)
         self.retry = retry or RetryPolicy()
         self.strict = strict
         self.repair_trigger: RepairTrigger = repair_trigger or problems
@@ -169,6 +186,7 @@ class Pipeline:
             max_stream_bytes=max_stream_bytes,
             extra=dict(provider_options or {}),
         )
+        self._capabilities: dict[tuple[str, str], Capabilities] = {}
         self._adapters: dict[str, Adapter] = {}
         self._adapters_lock = threading.Lock()
         self._given: Adapter | None = adapter  # The caller's to close, not ours.
@@ -202,14 +220,17 @@ class Pipeline:
             self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
         return built
 
-    def _capabilities(self, provider: str, model: str) -> Capabilities:
+    def _model_capabilities(self, provider: str, model: str) -> Capabilities:
         """What the model can do: the database, the config's overrides, minus what it refused."""
-        known = lookup(provider, self._capability_model(provider, model), self._overrides.get(provider))
-        return self.learner.apply(provider, model, known)
+        known = self._capabilities.get((provider, model))
+        if known is None:  # Looked up once per model: the database and the overrides do not change.
+            named = self._capability_model(provider, model)  # Azure: the deployment's model, if given.
+            known = self._capabilities[provider, model] = lookup(provider, named, self._overrides.get(provider))
+        return self.learner.apply(provider, model, known)  # What it refused may be learned at any time.
 
     def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
         """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
-        supported = modes(self._capabilities(provider, model))
+        supported = modes(self._model_capabilities(provider, model))
         if self.modes is None:
             return supported
         return tuple(m for m in self.modes if m in supported) or ("text",)
@@ -224,6 +245,7 @@ class Pipeline:
             learn=self._learn,
             output=None if output is None else output_spec(output, with_tools=with_tools),
             max_calls=self.max_tool_calls,
+            max_requests=self.max_requests,
         )
 
     def _flow(
@@ -240,6 +262,8 @@ class Pipeline:
         _check_mode(mode)
         spec = policy.output
         conversation = to_messages([{"role": "user", "content": messages}] if isinstance(messages, str) else messages)
+        if not conversation:
+            raise ConfigError("messages is empty: give at least one, e.g. [{'role': 'user', 'content': 'Hello'}]")
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
         cache = bool(merged.pop("cache", False))  # Not a provider parameter: the request says it.
@@ -248,7 +272,7 @@ class Pipeline:
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
-        steps = able_steps(steps, conversation, request_needs(conversation, merged), self._capabilities, trace)
+        steps = able_steps(steps, conversation, request_needs(conversation, merged), self._model_capabilities, trace)
         steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
@@ -334,9 +358,17 @@ class Pipeline:
         return await adrive(flow, partial(self._asend, trace, request_end(self.deadline)))
 
 
-def tool_tuple(tools: Sequence[ToolLike] | None) -> tuple[Tool, ...]:
-    """The tools given, read once per request (functions, models, dicts) into `Tool`s."""
-    return tuple(to_tools(tools).values())
+def tool_tuple(tools: Sequence[ToolLike] | ToolLike | None) -> tuple[Tool, ...]:
+    """The tools given, read once per request (functions, models, dicts; one alone too) into `Tool`s."""
+    read = tuple(to_tools(tools).values())
+    check_tool_names(read)
+    return read
+
+
+def _positive(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
 
 
 def _check_mode(mode: object) -> None:

@@ -22,7 +22,11 @@ Decisions (also in the README's "Streaming" section):
   too (Claude's XML, an open model's special tokens), and the text deltas must add up to the final
   content. Native calls are shown as they arrive: `ToolCallStarted`, `ToolCallDelta`s, then
   `ToolCallComplete` as soon as the call is whole (the next call began, the provider closed it, or
-  the answer ended).
+  the answer ended). The text before the first call is shown before it: its last word when the
+  call starts, and when the text parser must hold text back to the end (markup may start in it),
+  the calls' events wait for it.
+- Only choice 0 of a Chat Completions stream counts (candidate 0 of Gemini's): `n>1` is not
+  supported, the other choices' chunks are left out.
 """
 
 from __future__ import annotations
@@ -69,6 +73,10 @@ class TextParser(Protocol):
         """The events the new text makes certain."""
         ...
 
+    def boundary(self) -> list[StreamEvent] | None:
+        """The held-back text a native call's start makes certain; None when some must wait for `finish`."""
+        ...
+
     def finish(self) -> tuple[list[StreamEvent], Completion]:
         """The remaining events, and the text's reading as `parse_response` gives it."""
         ...
@@ -109,6 +117,8 @@ class StreamState:
         self._open: list[int] = []  # native calls started, not complete
         self._done: list[int] = []  # native calls complete
         self._partial: dict[int, GrowingArguments] = {}  # native call index -> its arguments so far
+        self._held: list[StreamEvent] | None = None
+        """Native call events kept until `finish`: text before the first call was still held back."""
 
     def feed(self, chunk: Chunk) -> list[StreamEvent]:
         """The events one chunk makes certain."""
@@ -118,16 +128,26 @@ class StreamState:
         if isinstance(chunk, ReasoningPiece):
             return [ReasoningDelta(chunk.text)] if chunk.text else []
         if isinstance(chunk, CallPiece):
-            return self._call_piece(chunk)
+            return self._after_text(self._call_piece(chunk))
         if isinstance(chunk, CallEnd):
-            return self._complete([chunk.index])
+            return self._after_text(self._complete([chunk.index]))
         return []
+
+    def _after_text(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """Native call events, shown only after the text that preceded the call."""
+        if self._held is not None:
+            self._held += events
+            return []
+        return events
 
     def finish(self) -> tuple[list[StreamEvent], RawResponse]:
         """The last events (open calls completed, the parser's remainder), and the whole answer."""
-        events = self._complete(list(self._open))
-        parsed, _ = self.parser.finish()
-        return events + self._from_parser(parsed), self.assembler.raw()
+        events = self._after_text(self._complete(list(self._open)))
+        parsed = self._from_parser(self.parser.finish()[0])
+        if self._held is not None:  # The text held back came before the calls.
+            texts = [event for event in parsed if isinstance(event, TextDelta)]
+            parsed = texts + self._held + [event for event in parsed if not isinstance(event, TextDelta)]
+        return events + parsed, self.assembler.raw()
 
     def interrupted(self, error: ProviderError, call: Call, trace: list[Attempt]) -> StreamInterrupted:
         """The error that ends a stream cut off after events were shown, with everything received."""
@@ -161,6 +181,11 @@ class StreamState:
     def _call_piece(self, piece: CallPiece) -> list[StreamEvent]:
         events: list[StreamEvent] = []
         if piece.index not in self._native:
+            if not self._native:  # The first call ends the text before it: show that text first.
+                before = self.parser.boundary()
+                if before is None:
+                    self._held = []
+                events += self._from_parser(before or [])
             # Calls arrive one after another: a new one means the ones before it are whole.
             events += self._complete([index for index in self._open if index < piece.index])
             self._native[piece.index] = self._new_index()
@@ -251,7 +276,10 @@ def chunks_of(raw: RawResponse) -> list[Chunk]:
     for index, call in enumerate(raw.native_calls):
         arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments or {})
         pieces += [CallPiece(index, call.id, call.name, arguments, call.signature), CallEnd(index)]
-    return [*pieces, Finish(raw.finish_reason, raw.usage, raw.model, raw.request_id, raw.artifacts)]
+    return [
+        *pieces,
+        Finish(raw.finish_reason, raw.usage, raw.model, raw.request_id, raw.artifacts, raw.refusal is not None),
+    ]
 
 
 # --- the client's side -------------------------------------------------------------------------
@@ -266,6 +294,7 @@ def stream_policy(pipeline: Pipeline) -> Policy:
         max_tokens_on_length=None,
         learn=pipeline._learn,
         max_calls=pipeline.max_tool_calls,
+        max_requests=pipeline.max_requests,
     )
 
 

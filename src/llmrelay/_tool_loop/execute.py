@@ -70,9 +70,11 @@ def execute(jobs: list[Job]) -> list[ToolExecution]:
     tool is async (`asyncio.run` cannot start inside one).
     """
     results: dict[int, ToolExecution] = {}
-    waiting = [(index, job) for index, job in enumerate(jobs) if is_async(job.function)]
+    waiting: list[tuple[int, Job]] = []
     for index, job in enumerate(jobs):
-        if not is_async(job.function):
+        if is_async(job.function):
+            waiting.append((index, job))
+        else:
             results[index] = _run_sync(job)
     if waiting:
         done = asyncio.run(_gather([job for _, job in waiting], in_thread=False))

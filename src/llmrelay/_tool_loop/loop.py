@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from .._envelope import Completion, ToolCall, Usage
 from .._messages import new_call_id, to_messages
 from .._pipeline.repair import RepairTrigger
-from .._tools import Tool, ToolLike, to_tools
+from .._tools import Tool, ToolLike, check_tool_names, to_tools
 from .._types import Message, Request
 from ..errors import ConfigError, LLMRelayError
 from .execute import Job, ToolExecution, aexecute, execute, is_async, not_run, refused
@@ -109,6 +109,7 @@ class ToolLoop:
             raise ConfigError(f"max_steps must be at least 1 (the model answers in the loop), got {max_steps}")
         self.tools = to_tools(tools)
         self.tool_list = tuple(self.tools.values())
+        check_tool_names(self.tool_list)
         given = [{"role": "user", "content": messages}] if isinstance(messages, str) else messages
         self.messages: list[Message] = list(to_messages(given))
         self.steps: list[RunStep] = []

@@ -65,12 +65,37 @@ def adapter_class(provider: str) -> type[Adapter]:
     target = _registered.get(provider) or _BUILTIN.get(provider)
     if target is None:
         known = ", ".join(sorted({*_BUILTIN, *_registered}))
-        raise UnknownProviderError(f"unknown provider {provider!r} (known: {known})")
+        raise UnknownProviderError(f"unknown provider {provider!r}{did_you_mean(provider)} (known: {known})")
     if isinstance(target, str):
         module, _, attribute = target.partition(":")
         cls: type[Adapter] = getattr(importlib.import_module(module), attribute)
         return cls
     return target
+
+
+_LOCAL_SERVERS = {
+    "ollama": "http://localhost:11434/v1",
+    "vllm": "http://localhost:8000/v1",
+    "lmstudio": "http://localhost:1234/v1",
+    "llamacpp": "http://localhost:8080/v1",
+}
+"""Local servers users name as a provider: each speaks Chat Completions at this usual address."""
+_OTHER_NAMES = {"google": "gemini", "claude": "anthropic", "gpt": "openai", "chatgpt": "openai"}
+
+
+def did_you_mean(provider: str) -> str:
+    """A hint for a provider name llmrelay does not know: the close one, or how to reach a local server."""
+    import difflib
+
+    name = provider.lower().replace(".", "").replace("-", "").replace("_", "")
+    if name in _LOCAL_SERVERS:
+        return (
+            f": {provider} serves the OpenAI API; use Client('openai-compatible:<model>', "
+            f"base_url={_LOCAL_SERVERS[name]!r})"
+        )
+    close = difflib.get_close_matches(provider.lower(), known_providers(), n=1, cutoff=0.6)
+    suggestion = _OTHER_NAMES.get(name) or (close[0] if close else None)
+    return f"; did you mean {suggestion!r}?" if suggestion else ""
 
 
 def known_providers() -> list[str]:

@@ -55,6 +55,9 @@ def mark_cache_breakpoints(body: dict[str, Any]) -> None:
         marked.append(body["system"][-1])
     users = [turn for turn in body["messages"] if turn["role"] == "user" and turn["content"]]
     turns = [body["messages"][-1], *users[-2:-1]] if body["messages"] else []
+    for turn in turns:
+        if isinstance(turn["content"], str):  # A plain-text turn: as a block, to carry the breakpoint.
+            turn["content"] = [{"type": "text", "text": turn["content"]}]
     marked += [turn["content"][-1] for turn in turns if turn["content"]]
     for block in marked[:CACHE_BREAKPOINTS]:
         if block.get("type") not in ("thinking", "redacted_thinking"):  # Those take no cache_control.

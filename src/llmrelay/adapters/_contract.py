@@ -211,6 +211,8 @@ class Finish:
     request_id: str | None = None
     artifacts: tuple[Artifact, ...] = ()
     """What the provider needs back on the next turn (see `llmrelay.Artifact`)."""
+    refused: bool = False
+    """The answer's text is the model's refusal (OpenAI streams it in `refusal` deltas)."""
 
 
 Chunk: TypeAlias = TextPiece | ReasoningPiece | CallPiece | CallEnd | Finish

@@ -126,7 +126,27 @@ def transport_error(
     message = str(exc) or type(exc).__name__
     if (cause := _first_cause(exc)) is not None and str(cause) not in message:
         message = f"{message} ({type(cause).__name__}: {cause})"
+    if (host := _host(exc)) is not None:
+        message = f"{message} (host {host})"  # Which endpoint: a wrong base_url shows here.
     return cls(redact(message, secret), provider=provider, model=model)
+
+
+def _host(exc: BaseException) -> str | None:
+    """The host (and port) of the request that failed, from the SDK's or the HTTP library's exception."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    while inner is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        try:
+            url = getattr(getattr(inner, "request", None), "url", None)
+        except RuntimeError:  # httpx: "The .request property has not been set."
+            url = None
+        host = getattr(url, "host", None)
+        if isinstance(host, str) and host:
+            port = getattr(url, "port", None)
+            return f"{host}:{port}" if isinstance(port, int) else host
+        inner = inner.__cause__ or inner.__context__
+    return None
 
 
 def _first_cause(exc: BaseException) -> BaseException | None:

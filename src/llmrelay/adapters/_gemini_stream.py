@@ -37,7 +37,7 @@ from ._gemini_errors import PROVIDER, lower, to_error
 from ._signatures import SignatureMemory
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from ._wire import gemini_usage
+from ._wire import first_choice, gemini_usage
 
 BASE_URL = "https://generativelanguage.googleapis.com/"
 _TOP_LEVEL = ("systemInstruction", "tools", "toolConfig", "safetySettings", "cachedContent")
@@ -110,9 +110,7 @@ class GeminiStreamReader:
                 secret=self.secret,
                 provider=self.provider,
             ) or ProviderError(str(error), provider=self.provider, model=self.model)
-        candidates = body.get("candidates")
-        candidate = candidates[0] if isinstance(candidates, list) and candidates else {}
-        candidate = candidate if isinstance(candidate, Mapping) else {}
+        candidate = first_choice(body.get("candidates"))  # With candidateCount>1, only candidate 0 counts.
         content = candidate.get("content")
         parts = content.get("parts") if isinstance(content, Mapping) else None
         chunks: list[Chunk] = []

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._effort import Reasoning, take_reasoning
 from .._envelope import ToolCall
 from .._messages import new_call_id
+from .._replay import replay_key
 from .._text import decode_body
 from .._types import NativeCall, RawResponse, Request
 from ..errors import AuthenticationError, ProviderError, ServerError
@@ -43,6 +44,7 @@ from ._signatures import SignatureMemory
 from ._wire import (
     chat_artifacts,
     chat_usage,
+    first_choice,
     message_reasoning,
     message_text,
     status_in_error,
@@ -59,8 +61,7 @@ if TYPE_CHECKING:
 def raw_response(provider: str, body: Any, *, model: str, request_id: str | None) -> RawResponse:
     """The first choice of a decoded Chat Completions answer, as a `RawResponse`."""
     answer = _mapping(body)
-    choices = answer.get("choices")
-    choice = _mapping(choices[0]) if isinstance(choices, list) and choices else {}
+    choice = first_choice(answer.get("choices"))
     message = _mapping(choice.get("message"))
     reported = answer.get("model")
     return RawResponse(
@@ -68,21 +69,31 @@ def raw_response(provider: str, body: Any, *, model: str, request_id: str | None
         model=reported if isinstance(reported, str) and reported else model,
         text=message_text(message),
         reasoning=message_reasoning(message),
-        native_calls=tuple(_native_calls(message.get("tool_calls"))),
+        native_calls=tuple(_native_calls(message.get("tool_calls"), message.get("function_call"))),
         finish_reason=choice.get("finish_reason"),
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
         body=body,
         artifacts=chat_artifacts(provider, message, message.get("reasoning_details")),
+        refusal=_refusal(message),
     )
+
+
+def _refusal(message: Mapping[str, Any]) -> str | None:
+    """OpenAI's refusal text (structured outputs): set instead of the content when the model declines."""
+    refusal = message.get("refusal")
+    return refusal if isinstance(refusal, str) and refusal else None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _native_calls(tool_calls: Any) -> list[NativeCall]:
+def _native_calls(tool_calls: Any, function_call: Any) -> list[NativeCall]:
     calls = []
+    if not tool_calls and isinstance(function_call, Mapping):
+        # The legacy shape some compatible servers still send: one call, no id (one is made up).
+        tool_calls = [{"function": function_call}]
     for call in tool_calls if isinstance(tool_calls, list) else ():
         function = call.get("function") if isinstance(call, Mapping) else None
         if not isinstance(function, Mapping):
@@ -326,7 +337,8 @@ class ChatCompletionsAdapter:
 
     def client_options(self) -> dict[str, Any]:
         """The SDK client's constructor arguments."""
-        options: dict[str, Any] = {"api_key": self.api_key(), "max_retries": 0}  # Retries are the client's.
+        api_key = self.api_key() or replay_key(self.api_key_env)  # A replayed cassette needs no key.
+        options: dict[str, Any] = {"api_key": api_key, "max_retries": 0}  # Retries are the client's.
         if (base_url := self.base_url()) is not None:
             options["base_url"] = base_url
         if self.options.timeout is not None:

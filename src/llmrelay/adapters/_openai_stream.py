@@ -12,8 +12,10 @@ data: [DONE]
 Usage comes in a last chunk with no choices (OpenAI, with `stream_options.include_usage`), in
 every chunk's `usage` (OpenRouter), or in `x_groq.usage` (Groq). Errors after the 200: Groq sends
 `event: error` with `{"error": {..., "status_code": 400}}`; OpenRouter puts an `error` object, its
-`code` an HTTP status, into an ordinary chunk. Reasoning fields are not text. The answer is whole
-when `[DONE]` or a finish reason came.
+`code` an HTTP status, into an ordinary chunk. Reasoning fields are not text. Only choice 0
+counts (`n>1` is not supported: the other choices' chunks are left out), and a legacy
+`function_call` delta is read as call 0. The answer is whole when `[DONE]` or a finish reason
+came.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ._stream_io import decode
 from ._wire import (
     chat_artifacts,
     chat_usage,
+    first_choice,
     merge_details,
     message_reasoning,
     message_text,
@@ -53,6 +56,7 @@ class ChatStreamReader:
         self.details: list[dict[str, Any]] = []  # OpenRouter's reasoning_details so far
         self.thought = ""  # DeepSeek's reasoning_content so far
         self.called = False
+        self.refused = False
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -66,14 +70,16 @@ class ChatStreamReader:
         if isinstance(error, Mapping) or event.event == "error":
             raise self._error(body, error if isinstance(error, Mapping) else {})
         chunks: list[Chunk] = []
-        choices = body.get("choices")
-        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
+        choice = first_choice(body.get("choices"))  # With n>1, the other choices' chunks are left out.
         delta = choice.get("delta")
         if isinstance(delta, Mapping):
             if reasoning := message_reasoning(delta):
                 chunks.append(ReasoningPiece(reasoning))
             if text := message_text(delta):
                 chunks.append(TextPiece(text))
+                if not self.refused and text == delta.get("refusal"):
+                    self.refused = True  # As `send` reads it: the refusal is the text, and says so.
+                    chunks.append(Finish(refused=True))
             chunks += _call_pieces(delta.get("tool_calls"))
             if isinstance(delta.get("reasoning_content"), str):
                 self.thought += delta["reasoning_content"]
@@ -83,6 +89,7 @@ class ChatStreamReader:
             if delta.get("reasoning_details") or (self.called and self.thought):
                 message = {"reasoning_content": self.thought, "tool_calls": self.called}
                 chunks.append(Finish(artifacts=chat_artifacts(self.provider, message, self.details)))
+            chunks += _legacy_call_piece(delta.get("function_call"))
         if (finish := self._finish(body, choice)) is not None:
             chunks.append(finish)
         return chunks
@@ -136,6 +143,14 @@ def _call_pieces(tool_calls: Any) -> list[Chunk]:
             )
         )
     return pieces
+
+
+def _legacy_call_piece(function_call: Any) -> list[Chunk]:
+    """The legacy `function_call` delta (no `tool_calls`) as call 0: its id is made up on assembly."""
+    if not isinstance(function_call, Mapping):
+        return []
+    name = function_call.get("name")
+    return [CallPiece(0, None, str(name) if name else None, _arguments_text(function_call.get("arguments")))]
 
 
 def _arguments_text(arguments: Any) -> str:

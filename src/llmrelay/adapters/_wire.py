@@ -19,6 +19,18 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 # --- Chat Completions (OpenAI and the compatible providers) -------------------------------------
 
 
+def first_choice(choices: Any) -> Mapping[str, Any]:
+    """Choice 0 of an answer or a stream chunk (`n>1` is not supported: only the first choice counts).
+
+    A stream with `n=2` interleaves the choices' chunks, each marked with its `index`; a chunk of
+    another choice gives `{}`.
+    """
+    for choice in choices if isinstance(choices, list) else ():
+        if isinstance(choice, Mapping) and choice.get("index", 0) in (0, None):
+            return choice
+    return {}
+
+
 def message_text(message: Mapping[str, Any]) -> str:
     """The answer's text: content as a string or text parts; a refusal when there is no content.
 

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from .._effort import take_reasoning
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
+from .._replay import replay_key
 from .._text import decode_body
 from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
@@ -70,7 +71,9 @@ if TYPE_CHECKING:
 try:
     import anthropic
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="anthropic", extra="anthropic") from exc
+    raise MissingDependencyError(
+        package="anthropic", extra="anthropic", needed_for="for the 'anthropic' provider"
+    ) from exc
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_TOKENS = 4096
@@ -150,8 +153,13 @@ def convert_messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str,
         else:
             turns.append({"role": role, "content": blocks})
     for turn in turns:
-        # In a user turn the tool results must come before any text.
-        turn["content"].sort(key=lambda block: block["type"] != "tool_result")
+        content = turn["content"]
+        if len(content) == 1 and content[0]["type"] == "text":
+            # One text block goes as a plain string, which the API reads the same: the SDK's
+            # request transform then walks a third fewer nodes (issue 13, call overhead).
+            turn["content"] = content[0]["text"]
+        else:  # In a user turn the tool results must come before any text.
+            content.sort(key=lambda block: block["type"] != "tool_result")
     return system, turns
 
 
@@ -356,8 +364,9 @@ class AnthropicAdapter:
 
     def _client_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"max_retries": 0}  # Retries live in llmrelay's RetryPolicy.
-        if self.options.api_key is not None:
-            options["api_key"] = self.options.api_key  # Else the SDK reads ANTHROPIC_API_KEY.
+        api_key = self.options.api_key or replay_key("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+        if api_key is not None:
+            options["api_key"] = api_key  # Else the SDK reads ANTHROPIC_API_KEY.
         if self.options.base_url is not None:
             options["base_url"] = self.options.base_url
         if self.options.timeout is not None:

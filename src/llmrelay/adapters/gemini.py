@@ -56,6 +56,7 @@ from .._content import MediaPart, Part, TextPart
 from .._effort import Reasoning, take_reasoning
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
+from .._replay import replay_key
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
@@ -69,7 +70,9 @@ try:
     from google import genai
     from google.genai import types
 except ImportError as exc:
-    raise MissingDependencyError(package="google-genai", extra="gemini") from exc
+    raise MissingDependencyError(
+        package="google-genai", extra="gemini", needed_for="for the 'gemini' provider"
+    ) from exc
 
 from ._deadline import bound_sockets
 from ._errors import redact
@@ -199,7 +202,7 @@ class GeminiAdapter:
     def _stream_request(self, request: Request) -> tuple[str, dict[str, Any], dict[str, str], str]:
         from ._gemini_stream import request_body, stream_url
 
-        secret = self.options.api_key or _env_key()
+        secret = self.options.api_key or _env_key() or replay_key(*_ENV_KEYS)
         if not secret:
             raise AuthenticationError(
                 "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
@@ -260,12 +263,13 @@ class GeminiAdapter:
 
     def _sdk_locked(self) -> genai.Client:
         if self._client is None:
-            if not (self.options.api_key or _env_key()):
+            api_key = self.options.api_key or replay_key(*_ENV_KEYS)
+            if not (api_key or _env_key()):
                 raise AuthenticationError(
                     "no API key: pass api_key=... or set GEMINI_API_KEY (or GOOGLE_API_KEY)", provider=_PROVIDER
                 )
             # vertexai=False: GOOGLE_GENAI_USE_VERTEXAI in the environment must not switch APIs.
-            self._client = genai.Client(api_key=self.options.api_key, vertexai=False, http_options=self._http())
+            self._client = genai.Client(api_key=api_key, vertexai=False, http_options=self._http())
             bound_sockets(getattr(self._client._api_client, "_httpx_client", None))
         return self._client
 

@@ -27,7 +27,7 @@ from ._openai_compat import ChatCompletionsAdapter
 try:
     import groq
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="groq", extra="groq") from exc
+    raise MissingDependencyError(package="groq", extra="groq", needed_for="for the 'groq' provider") from exc
 
 _STRICT_MODELS = ("openai/gpt-oss-20b", "openai/gpt-oss-120b")
 """Groq's list of models with `strict: true` (console.groq.com/docs/structured-outputs)."""

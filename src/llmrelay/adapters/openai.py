@@ -27,7 +27,7 @@ from ._openai_compat import ChatCompletionsAdapter
 try:
     import openai
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="openai", extra="openai") from exc
+    raise MissingDependencyError(package="openai", extra="openai", needed_for="for the 'openai' provider") from exc
 
 
 class OpenAIAdapter(ChatCompletionsAdapter):

@@ -38,7 +38,9 @@ from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_envir
 try:
     import openai
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="openai", extra="openai") from exc
+    raise MissingDependencyError(
+        package="openai", extra="openai", needed_for="for the 'openai-compatible' provider"
+    ) from exc
 
 PLACEHOLDER_KEY = "not-needed"
 """Sent when no key is configured: the SDK requires one, local servers ignore it."""

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from .._effort import Reasoning
+from .._replay import replay_key
 from .._types import Request
 from ..errors import MissingDependencyError
 from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_environment
@@ -31,7 +32,7 @@ from ._openai_compat import ChatCompletionsAdapter, env_key, forget_openai_envir
 try:
     import openai
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="openai", extra="openai") from exc
+    raise MissingDependencyError(package="openai", extra="openai", needed_for="for the 'openrouter' provider") from exc
 
 BASE_URL = "https://openrouter.ai/api/v1"
 
@@ -46,7 +47,7 @@ class OpenRouterAdapter(ChatCompletionsAdapter):
 
     def api_key(self) -> str | None:
         """`api_key`, else `OPENROUTER_API_KEY`; no key at all is an `AuthenticationError`."""
-        key = self.options.api_key or env_key(self.api_key_env)
+        key = self.options.api_key or env_key(self.api_key_env) or replay_key(self.api_key_env)
         if key is None:
             raise self._no_key()
         return key

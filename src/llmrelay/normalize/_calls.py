@@ -257,11 +257,17 @@ def _interpret_envelope(obj: dict[str, Any], explicit: bool, text: str) -> Parse
         for item in obj[calls_key]:
             # The canonical call, `{"name": ..., "arguments": {...}}`, is what json_schema mode
             # produces every time: read inline (read_call's own first test, without the call).
-            if type(item) is dict and len(item) == 2:
+            # With an `id` beside them too (the usual shape when a model copies the provider's).
+            if type(item) is dict and 2 <= len(item) <= 3:
                 name, arguments = item.get("name"), item.get("arguments")
                 if type(arguments) is dict and type(name) is str and name.isidentifier() and len(name) <= 128:
-                    calls.append(Candidate(name, arguments, None, True))
-                    continue
+                    if len(item) == 2:
+                        calls.append(Candidate(name, arguments, None, True))
+                        continue
+                    call_id = item.get("id")
+                    if type(call_id) is str and call_id:
+                        calls.append(Candidate(name, arguments, call_id, True))
+                        continue
             reading = read_envelope_item(item)
             if isinstance(reading, Candidate):
                 calls.append(reading)

@@ -24,6 +24,9 @@ from .._envelope import RejectedCall
 from ._calls import ENVELOPE_CALL_KEYS, ENVELOPE_MORE_KEYS, is_tool_name, read_bool, read_envelope_item
 from ._types import CallReading, Candidate, Parsed
 
+MAX_DEPTH = 200
+"""Containers open at once, at most: deeper, the text is not read as an envelope (no model's
+envelope nests that deep, and the reader is a Python loop: hostile nesting must not cost seconds)."""
 ENVELOPE_KEYS = frozenset({"content", *ENVELOPE_CALL_KEYS, *ENVELOPE_MORE_KEYS})
 """Top-level keys of the envelope: an object with only these is read as one, even cut short."""
 
@@ -211,6 +214,9 @@ class EnvelopeReader:
         elif role == _MORE:
             self._more, self._more_from = [], position
         if char == "{" or char == "[":
+            if len(self._stack) >= MAX_DEPTH:
+                self.broken = True  # Hostile (`{"a":` 200k times): stop rather than walk it in Python.
+                return position
             self._stack.append(_Frame(char, role))
             self._state = _FIRST_KEY if char == "{" else _FIRST_ITEM
             return position + 1

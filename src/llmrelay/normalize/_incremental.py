@@ -184,6 +184,25 @@ class IncrementalParser:
             chunk = head  # Scanned now, as one chunk: nothing of it was scanned yet.
         return self._scan(chunk)
 
+    def boundary(self) -> list[StreamEvent] | None:
+        """The text held back that a boundary the provider marked makes certain; None if some must wait.
+
+        A native tool call beginning ends the text before it (the providers send text and calls as
+        separate blocks or parts, so no markup spans the two): the last word, held back because it
+        might still grow, is shown now, so the text comes before the call in the stream. None
+        when text must still wait for `finish()` (after a trigger, or an undecided start).
+        """
+        if self._finished or not any(chunk.strip() for chunk in self._chunks):
+            return []
+        if self._envelope is not None or self._json_head is not None or not self._streaming or self._head is not None:
+            return None
+        pending = "".join(self._pending)
+        word = pending.rstrip()
+        if not word.strip():
+            return []
+        self._pending = [pending[len(word) :]]
+        return self._emit(word)
+
     def finish(self) -> tuple[list[StreamEvent], Completion]:
         """End of the answer: the remaining events, and the completion `parse_response` gives."""
         if self._finished:

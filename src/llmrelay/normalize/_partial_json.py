@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from ._growing_json import GrowingObject
+
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 # A string's body up to its closing quote, or up to where the text stops. Escapes are taken
 # whole, so a backslash or a `\u` escape cut by the end of the text is left out, not misread.
@@ -164,10 +166,10 @@ class _Reader:
 class GrowingArguments:
     """`read_partial` for arguments that keep arriving, at a linear total cost.
 
-    Reading the arguments so far is one pass over them; doing it on every piece of a long
-    argument (a file's contents, in pieces of a few characters) would be quadratic. Short
-    arguments are read again on every piece; past that, only once they have grown by a quarter
-    since the last reading, and the last reading is given in between (still true, only older).
+    Each reading looks only at the new text (`GrowingObject`), then decodes the certain part at
+    C speed. That decoding is still a pass over the arguments so far: short arguments are read
+    on every piece; past `ALWAYS_BELOW` characters, only once they have grown by a quarter since
+    the last reading, and the last reading is given in between (still true, only older).
     """
 
     ALWAYS_BELOW = 1024
@@ -175,9 +177,10 @@ class GrowingArguments:
     def __init__(self) -> None:
         self._read_at = 0
         self._value: dict[str, Any] | None = None
+        self._object = GrowingObject()
 
     def read(self, text: str, *, now: bool = False) -> dict[str, Any] | None:
         """The reading of `text`, the arguments so far (`now`: read it again whatever its length)."""
         if now or len(text) < self.ALWAYS_BELOW or len(text) - self._read_at >= self._read_at // 4:
-            self._read_at, self._value = len(text), read_partial(text)
+            self._read_at, self._value = len(text), self._object.read(text)
         return self._value

@@ -29,13 +29,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TypeVar, cast, get_args
 
+from .._replay import enter_replay, leave_replay
 from ..errors import CassetteError, ConfigError, MissingCassetteError, MissingDependencyError, UnmatchedRequestError
 
 try:
     import httpx
     import respx
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingDependencyError(package="respx", extra="testing") from exc
+    raise MissingDependencyError(
+        package="respx", extra="testing", needed_for="to record and replay cassettes (llmrelay.testing)"
+    ) from exc
 from . import _live
 from ._exchange import pieces, recorded_request, recorded_response, replayed
 from ._http import installed_stacks, on_every_stack
@@ -195,6 +198,8 @@ class Cassette:
         self._active = on_every_stack(router)
         self._active.__enter__()
         self._router = router
+        if self._session.replaying and not self._session.recording:
+            enter_replay()  # Nothing can go out: a provider needs no key (see `llmrelay._replay`).
         return self
 
     def __exit__(
@@ -204,6 +209,8 @@ class Cassette:
         active, self._active, self._router = self._active, None, None
         active.__exit__(None, None, None)
         session = self._session
+        if session.replaying and not session.recording:
+            leave_replay()
         self._save(session)
         if session.unmatched:
             raise session.unmatched[0]

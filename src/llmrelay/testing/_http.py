@@ -19,7 +19,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     from ..errors import MissingDependencyError
 
-    raise MissingDependencyError(package="respx", extra="testing") from exc
+    raise MissingDependencyError(
+        package="respx", extra="testing", needed_for="to mock HTTP (llmrelay.testing.mock_http)"
+    ) from exc
 
 if "httpcore2" not in Mocker.registry:
 

@@ -56,7 +56,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     from ..errors import MissingDependencyError
 
-    raise MissingDependencyError(package="pyyaml", extra="testing") from exc
+    raise MissingDependencyError(
+        package="pyyaml", extra="testing", needed_for="to read and write cassettes (llmrelay.testing)"
+    ) from exc
 
 Headers = dict[str, list[str]]
 """Header name (as recorded) to its values, in order."""

@@ -15,6 +15,10 @@ def dumps(value: object) -> str:
     return json.dumps(value)
 
 
+DEEP_CUT = '{"content": "Checking.", "toolCalls": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": ' + (
+    '{"a": ' * 300
+)
+
 CASES = [
     # Envelopes.
     Case(
@@ -167,6 +171,34 @@ CASES = [
         ids=["123456789"],
         format=F,
     ),
+    # Issue 13: an `id` beside name and arguments (read on the envelope's direct path).
+    Case(
+        "envelope calls with ids",
+        dumps({"toolCalls": [{"id": "call_1", "name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {}}]}),
+        [("f", {"a": 1}), ("g", {})],
+        ids=["call_1", None],
+        format=F,
+    ),
+    Case(
+        "envelope call with an integer id",
+        dumps({"toolCalls": [{"id": 7, "name": "f", "arguments": {}}]}),
+        [("f", {})],
+        ids=["7"],
+        format=F,
+    ),
+    Case(
+        "envelope call with an empty id",
+        dumps({"toolCalls": [{"id": "", "name": "f", "arguments": {}}]}),
+        [("f", {})],
+        ids=[None],
+        format=F,
+    ),
+    Case(
+        "envelope call with a third key that is not an id",
+        dumps({"toolCalls": [{"name": "f", "arguments": {}, "type": "function"}]}),
+        [("f", {})],
+        format=F,
+    ),
     Case(
         "xLAM array of calls",
         dumps([{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]),
@@ -255,6 +287,24 @@ CASES = [
         '{"content": "Use <tool_call>{\\"name\\": \\"f\\"}</tool_call> tags',
         content='Use <tool_call>{"name": "f"}</tool_call> tags',
         format=F,
+    ),
+    # Issue 12: the cut-envelope reader is a Python loop, so it stops past 200 open containers;
+    # deeper (hostile: `{"a":` 200k times took seconds), the answer is one truncated rejection.
+    Case(
+        "cut envelope whose last call nests 150 deep",
+        '{"content": "Checking.", "toolCalls": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": '
+        + '{"a": ' * 150,
+        [("f", {})],
+        content="Checking.",
+        rejected=["truncated"],
+        format=F,
+    ),
+    Case(
+        "cut envelope nesting past 200 levels",
+        DEEP_CUT,
+        content=DEEP_CUT,
+        rejected=["truncated"],
+        format="lenient_json_document",
     ),
     Case("a whole answer of only content", dumps({"content": "Hi!"}), content="Hi!", format=F),
     plain("data cut short", '{"temperature": 21, "unit": "C', format=None),

@@ -49,7 +49,10 @@ class DeepSeekTokens:
 
     def detect(self, text: str) -> bool:
         """Cheap check: a DeepSeek-only character or token occurs."""
-        return any(marker in text for marker in _DEEPSEEK_ONLY)
+        # The three characters first: one C-level search each, then the tokens only if one may be there.
+        if "｜" in text or "▁" in text:
+            return True
+        return "<|tool_" in text and any(marker in text for marker in _DEEPSEEK_ONLY)
 
     def parse(self, text: str) -> Parsed | None:
         """Read every call; None when no call was attempted with DeepSeek's own tokens."""

@@ -37,6 +37,8 @@ class FencedJson:
                 readings.append((fence, parsed))
         if not readings:
             return None
+        if whole:  # The fence is the answer: its content is the reading's own, in both modes.
+            return readings[0][1]
         found = [((f.start, f.end), p) for f, p in readings]
         return Parsed.combine(
             [p for _, p in readings],

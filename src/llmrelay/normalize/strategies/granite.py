@@ -37,7 +37,7 @@ class GraniteToolCall:
 
     def detect(self, text: str) -> bool:
         """Cheap check: one of the two markers occurs."""
-        return any(opener in text for opener in _OPENERS)
+        return "<|tool_call|>" in text or "<function_call>" in text  # _OPENERS, without a generator.
 
     def parse(self, text: str) -> Parsed | None:
         """Read the JSON after each marker; None when no marker is followed by JSON."""

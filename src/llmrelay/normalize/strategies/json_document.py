@@ -11,40 +11,14 @@ shape means lives in `_calls.interpret_json`; this module only decides the text 
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable
-from typing import Any
-
 from ..._envelope import RejectedCall
 from .._calls import content_only_envelope, interpret_json
 from .._envelope_reader import read_cut_envelope
-from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient, loads_strict
 from .._scan import find_balanced_end
 from .._types import Parsed
 
 _OPENERS = ("{", "[")
-# The C scanner behind `json.loads`, called directly: same grammar and values, without the two
-# Python wrapper layers, which cost more than the scan itself on a typical short envelope.
-_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-
-
-def loads_strict(text: str) -> object:
-    """`json.loads(text)`, faster on short input; raises ValueError (or RecursionError) likewise."""
-    start = 0 if text[:1] in _OPENERS else _skip_whitespace(text, 0)
-    try:
-        value, end = _scan_once(text, start)
-    except StopIteration as exc:
-        raise ValueError(f"no JSON value at position {exc.value}") from None
-    if end != len(text) and _skip_whitespace(text, end) != len(text):
-        raise ValueError(f"extra data at position {end}")
-    return value
-
-
-def _skip_whitespace(text: str, position: int) -> int:
-    match = _WHITESPACE.match(text, position)
-    return match.end() if match else position
 
 
 class JsonDocument:

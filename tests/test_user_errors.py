@@ -1,0 +1,199 @@
+"""Errors a user can act on (issue 13): each mistake a new user made, and what llmrelay now says or does.
+
+A row per mistake: the call, and either that it now works, or the error type and the words the
+message must contain (what to write instead, the tool's name, the file, the host).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from contextlib import redirect_stderr
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import llmrelay
+from llmrelay import ConfigError, RetryPolicy, Tool, to_tool
+from llmrelay._cli import main
+from llmrelay._types import NativeCall
+from llmrelay.testing import FakeAdapter, mock_http
+
+
+def get_weather(city: str, days: int = 1) -> str:
+    """The forecast for a city."""
+    return "sunny"
+
+
+def untyped(city, days: int = 1) -> str:  # type: ignore[no-untyped-def]
+    """No type on city."""
+    return "sunny"
+
+
+def fake_client(*answers: Any) -> tuple[llmrelay.Client, FakeAdapter]:
+    fake = FakeAdapter(list(answers) or ["Sunny."])
+    return llmrelay.Client("openai:gpt-4o-mini", adapter=fake), fake
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    run: Callable[[], Any]
+    error: type[Exception] | None
+    says: tuple[str, ...] = ()
+
+
+def _complete(**kwargs: Any) -> Callable[[], Any]:
+    def run() -> Any:
+        client, fake = fake_client(NativeCall("get_weather", {"city": "Paris"}, "c1"))
+        client.complete(kwargs.pop("messages", "Weather in Paris?"), **kwargs)
+        return fake.requests[0]
+
+    return run
+
+
+MISTAKES = [
+    Mistake("tools=one function: accepted as one tool", _complete(tools=get_weather), None),
+    Mistake("tools=one dict: accepted as one tool", _complete(tools={"name": "get_weather"}), None),
+    Mistake(
+        "tools=a string: says what to write", _complete(tools="get_weather"), ConfigError, ("tools=[get_weather]",)
+    ),
+    Mistake(
+        "messages=one dict: accepted as one message",
+        _complete(messages={"role": "user", "content": "Weather in Paris?"}, tools=[get_weather]),
+        None,
+    ),
+    Mistake("messages=[]: an error", _complete(messages=[]), ConfigError, ("messages is empty",)),
+    Mistake(
+        "a tool result without tool_call_id",
+        _complete(messages=[{"role": "user", "content": "hi"}, {"role": "tool", "content": "x"}]),
+        ConfigError,
+        ("message 1", "tool_call_id"),
+    ),
+    Mistake(
+        "a schema that is no JSON schema",
+        lambda: to_tool({"name": "get_weather", "parameters": {"type": "objekt"}}),
+        ConfigError,
+        ("'get_weather'", "not a valid JSON schema", "objekt"),
+    ),
+    Mistake(
+        "a name providers refuse",
+        _complete(tools=[{"name": "get weather"}]),
+        ConfigError,
+        ("'get weather'", "letters, digits, '_' or '-'"),
+    ),
+    Mistake(
+        "a name providers refuse, in run()",
+        lambda: fake_client()[0].run("Hi", tools=[{"name": "get weather"}]),
+        ConfigError,
+        ("'get weather'",),
+    ),
+    Mistake("a lambda", lambda: to_tool(lambda city: city), ConfigError, ("lambda", "def")),
+    Mistake("an untyped parameter", lambda: to_tool(untyped), ConfigError, ("'untyped'", "'city'", "type annotation")),
+    Mistake(
+        "openai/gpt-4o (LiteLLM's form)", lambda: llmrelay.Client("openai/gpt-4o"), ConfigError, ("'openai:gpt-4o'",)
+    ),
+    Mistake(
+        "an OpenRouter id without its prefix",
+        lambda: llmrelay.Client("meta-llama/llama-3.3-70b-instruct"),
+        ConfigError,
+        ("'openrouter:meta-llama/llama-3.3-70b-instruct'",),
+    ),
+    Mistake(
+        "ollama as a provider",
+        lambda: llmrelay.Client("ollama:llama3.1"),
+        llmrelay.UnknownProviderError,
+        ("openai-compatible", "http://localhost:11434/v1"),
+    ),
+    Mistake(
+        "a misspelt provider", lambda: llmrelay.Client("anthropics:claude"), ConfigError, ("did you mean 'anthropic'",)
+    ),
+    Mistake("google for gemini", lambda: llmrelay.Client("google:gemini-2.5-flash"), ConfigError, ("'gemini'",)),
+]
+
+
+@pytest.mark.parametrize("case", MISTAKES, ids=lambda c: c.id)
+def test_a_mistake_is_accepted_or_said_clearly(case: Mistake) -> None:
+    if case.error is None:
+        request = case.run()
+        assert [tool.name for tool in request.tools] in (["get_weather"], [])
+        return
+    with pytest.raises(case.error) as caught:
+        case.run()
+    message = str(caught.value)
+    assert all(text in message for text in case.says), message
+
+
+def test_one_tool_gives_the_same_request_as_a_list_of_it() -> None:
+    alone, listed = _complete(tools=get_weather)(), _complete(tools=[get_weather])()
+    assert alone.tools == listed.tools
+
+
+def test_a_partial_over_a_typed_function_is_a_tool_without_its_bound_parameters() -> None:
+    tool = to_tool(functools.partial(get_weather, days=3))
+    assert tool.name == "get_weather" and tool.description == "The forecast for a city."
+    assert set(tool.parameters["properties"]) == {"city"}
+    client, _ = fake_client(NativeCall("get_weather", {"city": "Paris"}, "c1"), "Sunny for 3 days.")
+    result = client.run("Weather in Paris?", tools=[functools.partial(get_weather, days=3)])
+    assert result.stop_reason == "done"
+
+
+def test_dotted_names_stay_readable_by_the_normalizer_alone() -> None:
+    # parse_response reads text formats, where dotted names are common: only requests check names.
+    answer = llmrelay.parse_response('{"name": "fs.list", "arguments": {}}', tools=[Tool("fs.list")])
+    assert [call.name for call in answer.tool_calls] == ["fs.list"]
+
+
+def test_a_connection_error_names_the_host() -> None:
+    client = llmrelay.Client(
+        "openai-compatible:llama3", base_url="http://localhost:11434/v1", retry=RetryPolicy(max_attempts=1)
+    )
+    with mock_http() as router:
+        router.post("http://localhost:11434/v1/chat/completions").mock(side_effect=httpx.ConnectError("refused"))
+        with pytest.raises(llmrelay.ProviderConnectionError) as caught:
+            client.complete("Hello")
+    assert "localhost:11434" in str(caught.value)
+
+
+def test_parse_with_a_bad_tools_file_names_the_file(tmp_path: Path) -> None:
+    answer, bad, wrong = tmp_path / "answer.txt", tmp_path / "bad.json", tmp_path / "wrong.json"
+    answer.write_text("Hello.")
+    bad.write_text("")
+    wrong.write_text(json.dumps([{"name": "f", "parameters": {"type": "objekt"}}]))
+    for tools in (bad, wrong):
+        stderr = io.StringIO()
+        with redirect_stderr(stderr):
+            assert main(["parse", str(answer), "--tools", str(tools)]) == 1
+        assert str(tools) in stderr.getvalue()
+
+
+def test_missing_dependency_says_what_the_package_is_needed_for() -> None:
+    error = llmrelay.MissingDependencyError(package="respx", extra="testing", needed_for="to mock HTTP")
+    assert str(error) == "the 'respx' package is needed to mock HTTP: pip install \"llmrelay[testing]\""
+
+
+def test_the_demo_without_its_extra_says_in_one_line_what_to_install(tmp_path: Path) -> None:
+    # A module named like each SDK that fails to import: the demo's dependencies look missing.
+    for name in ("openai", "respx"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('not installed')")
+    script = (
+        "import importlib.util, sys\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, *a: None if n in ('openai', 'respx') else real(n, *a)\n"
+        "from llmrelay._cli import main\n"
+        "sys.exit(main(['demo']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        'llmrelay demo needs openai, respx (not installed): pip install "llmrelay[demo]"'
+    ]
