@@ -126,10 +126,10 @@ class RawResponse:
     request_id: str | None = None
     body: Any = None
     """The decoded response (for debugging; never parsed again downstream)."""
-    refusal: str | None = None
-    """The model's refusal, when the provider sends it apart from the content (OpenAI's `refusal`)."""
     artifacts: tuple[Artifact, ...] = ()
     """What the provider needs back with this answer on the next turn (see `Artifact`)."""
+    refusal: str | None = None
+    """The model's refusal, when the provider sends it apart from the content (OpenAI's `refusal`)."""
     reasoning: str = ""
     """The reasoning the provider's API returned apart from the text (thinking blocks, thought parts)."""
 

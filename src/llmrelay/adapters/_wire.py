@@ -68,7 +68,8 @@ def chat_artifacts(provider: str, message: Mapping[str, Any], details: Any) -> t
     """
     found = reasoning_details(provider, details)
     thought = message.get("reasoning_content")
-    if isinstance(thought, str) and thought and message.get("tool_calls"):
+    # Only DeepSeek documents it as required back; other hosts (vLLM...) are not sent what they never asked for.
+    if provider == "deepseek" and isinstance(thought, str) and thought and message.get("tool_calls"):
         found += (Artifact(provider, REASONING_CONTENT, thought),)
     return found
 
