@@ -264,3 +264,17 @@ def test_a_streamed_anthropic_refusal_is_on_the_completion() -> None:
     ).encode()
     events = streamed("https://api.anthropic.com/v1/messages", body, model="anthropic:claude-sonnet-4-6")
     assert events[-1].completion.refusal == "I can't."
+
+
+# --- a 200 that is not an answer is not an empty success (session 3, a new user's first hour) --------
+
+
+@pytest.mark.parametrize("body", [{}, {"status": "ok"}, {"choices": []}, {"choices": None}], ids=repr)
+@pytest.mark.parametrize("model", ["openai:gpt-4o-mini", "openai-compatible:m", "groq:llama-3.3-70b-versatile"])
+def test_a_200_without_choices_is_a_server_error_not_an_empty_answer(body: dict[str, Any], model: str) -> None:
+    with mock_http() as router:
+        router.post(url__regex=r".*/chat/completions$").respond(200, json=body)
+        extra = {"base_url": "http://localhost:1/v1"} if model.startswith("openai-compatible") else {}
+        with pytest.raises(llmrelay.ServerError, match="no choices") as caught:
+            llmrelay.Client(model, api_key="test-key-123456", retry=RetryPolicy(max_attempts=1), **extra).complete("Hi")
+    assert caught.value.body is not None

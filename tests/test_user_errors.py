@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -107,11 +108,12 @@ MISTAKES = [
         ("'openrouter:meta-llama/llama-3.3-70b-instruct'",),
     ),
     Mistake(
-        "ollama as a provider",
-        lambda: llmrelay.Client("ollama:llama3.1"),
+        "llama.cpp as a provider (no preset: the openai-compatible line)",
+        lambda: llmrelay.Client("llama.cpp:qwen3"),
         llmrelay.UnknownProviderError,
-        ("openai-compatible", "http://localhost:11434/v1"),
+        ("openai-compatible", "http://localhost:8080/v1"),
     ),
+    Mistake("a misspelt preset", lambda: llmrelay.Client("olama:llama3.1"), ConfigError, ("did you mean 'ollama'",)),
     Mistake(
         "a misspelt provider", lambda: llmrelay.Client("anthropics:claude"), ConfigError, ("did you mean 'anthropic'",)
     ),
@@ -197,3 +199,23 @@ def test_the_demo_without_its_extra_says_in_one_line_what_to_install(tmp_path: P
     assert done.stderr.strip().splitlines() == [
         'llmrelay demo needs openai, respx (not installed): pip install "llmrelay[demo]"'
     ]
+
+
+# --- found by a new user's first hour (session 3) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"timeout": 0.5}, "Client(model, timeout=...)"),
+        ({"api_key": "x"}, "Client(model, api_key=...)"),
+        ({"max_retries": 0}, "RetryPolicy(max_attempts=...)"),
+        ({"deadline": 5, "temperature": 0}, "deadline"),
+    ],
+)
+def test_a_client_setting_given_per_call_is_refused_not_sent_to_the_provider(params: dict[str, Any], says: str) -> None:
+    client = llmrelay.Client("openai:gpt-4o-mini", adapter=FakeAdapter(["hi"]))
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        client.complete("Hello", **params)
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        llmrelay.Client("openai:gpt-4o-mini", params=params, adapter=FakeAdapter(["hi"])).complete("Hi")

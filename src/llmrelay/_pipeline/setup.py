@@ -266,6 +266,7 @@ class Pipeline:
             raise ConfigError("messages is empty: give at least one, e.g. [{'role': 'user', 'content': 'Hello'}]")
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
+        _no_client_settings(merged)
         cache = bool(merged.pop("cache", False))  # Not a provider parameter: the request says it.
         read_reasoning(merged.get("reasoning"))  # A bad value is a ConfigError before any call.
         models = [(self.provider, self.model), *self.fallback_models]
@@ -392,3 +393,38 @@ def _tool_choice(choice: object, tools: tuple[Tool, ...]) -> ToolChoice | None:
         return NamedTool(name)
     known = ", ".join(t.name for t in tools) or "no tools were given"
     raise ConfigError(f"tool_choice {choice!r} is not auto, none, required or a tool's name ({known})")
+
+
+_CLIENT_SETTINGS = frozenset(
+    {
+        "api_key",
+        "base_url",
+        "deadline",
+        "fallback_models",
+        "headers",
+        "max_plan_steps",
+        "max_repairs",
+        "max_requests",
+        "max_retries",
+        "max_stream_bytes",
+        "max_tool_calls",
+        "provider_options",
+        "retry",
+        "strict",
+        "timeout",
+    }
+)
+"""Settings of the client, never generation parameters: sent to the provider, they would do nothing."""
+
+
+def _no_client_settings(params: Mapping[str, Any]) -> None:
+    # Without this, complete(..., timeout=0.5) sends "timeout" in the request body and bounds nothing.
+    if misplaced := sorted(_CLIENT_SETTINGS.intersection(params)):
+        names = ", ".join(misplaced)
+        setting = (
+            "retry=llmrelay.RetryPolicy(max_attempts=...)" if misplaced[0] == "max_retries" else f"{misplaced[0]}=..."
+        )
+        raise ConfigError(
+            f"{names}: a client setting, not a generation parameter: give it to the client "
+            f"(llmrelay.Client(model, {setting})), not to complete() / stream() / run() or params="
+        )

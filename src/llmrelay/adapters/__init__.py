@@ -73,13 +73,9 @@ def adapter_class(provider: str) -> type[Adapter]:
     return target
 
 
-_LOCAL_SERVERS = {
-    "ollama": "http://localhost:11434/v1",
-    "vllm": "http://localhost:8000/v1",
-    "lmstudio": "http://localhost:1234/v1",
-    "llamacpp": "http://localhost:8080/v1",
-}
-"""Local servers users name as a provider: each speaks Chat Completions at this usual address."""
+_LOCAL_SERVERS = {"llamacpp": "http://localhost:8080/v1", "llamaserver": "http://localhost:8080/v1"}
+"""Local servers users name as a provider that have no preset of their own (`ollama:`, `vllm:` and
+`lmstudio:` do): each speaks Chat Completions at this usual address."""
 _OTHER_NAMES = {"google": "gemini", "claude": "anthropic", "gpt": "openai", "chatgpt": "openai"}
 
 

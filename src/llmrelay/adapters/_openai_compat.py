@@ -237,6 +237,16 @@ class ChatCompletionsAdapter:
         """A decoded answer as a `RawResponse`, or the error it reports inside a 200."""
         if (error := error_in_body(body)) is not None:
             raise self._status_error(status_in_error(error), body, headers, model)
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices:  # `{}`, `{"status": "ok"}`: not an answer at all.
+            raise ServerError(
+                "the answer has no choices: it is not a Chat Completions answer",
+                provider=self.provider,
+                model=model,
+                request_id=self.request_id(headers, body),
+                body=redact(json.dumps(body, ensure_ascii=False)[:2000], self._secret),
+                headers=dict(headers),
+            )
         raw = raw_response(self.provider, body, model=model, request_id=self.request_id(headers, body))
         for call in raw.native_calls:
             self._signatures.keep(call.id, call.signature)
