@@ -114,7 +114,7 @@ def adversarial_inputs() -> dict[str, str]:
         "200k <think> never closed": "<think>" * 200_000,
         "200k empty <think></think> blocks": "<think></think>" * 200_000,
         "1 MB thinking, a call inside": "<think>" + "hmm " * (MB // 4) + f"<tool_call>{call}</tool_call></think>",
-        "200k LFM2 <|tool_call_start|>[f(": "<|tool_call_start|>[f(" * 50_000,
+        "200k LFM2 tool_call_start + [f(": "<|tool_call_start|>[f(" * 50_000,
         "100k OLMo 3 <function_calls> lines": "<function_calls>\nf(a=1\n" * 50_000,
         "200k <TOOLCALL>[{": "<TOOLCALL>[{" * 80_000,
         "100k GigaChat headers": "function call<|role_sep|>\n{" * 40_000,
