@@ -78,6 +78,7 @@ REPLIES: Mapping[str, Mapping[str, Sequence[Reply]]] = {
         "anthropic": [Reply(status=529, error="Overloaded")] * 2,
         "openai": [Reply(tool_calls=[WEATHER])],
     },
+    "image": {"anthropic": [Reply("A small red square on its own.")]},
 }
 """What each scenario's servers answer, per provider, in order."""
 

@@ -167,7 +167,9 @@ def test_without_tools_a_call_the_model_writes_anyway_is_not_run_and_the_model_i
 
     [refused] = result.steps[0].executions
     assert (refused.ran, refused.error) == (False, "there is no tool named 'shell'")
-    assert fake.requests[1].messages[-1] == Message("tool", refused.output, tool_call_id=refused.call.id, name="shell")
+    assert fake.requests[1].messages[-1] == Message(
+        "tool", refused.output, tool_call_id=refused.call.id, name="shell", is_error=True
+    )  # Issue 14: a refused call goes back flagged as an error.
     assert (result.stop_reason, result.content) == ("done", "Understood.")
 
 
@@ -205,7 +207,9 @@ def test_a_tool_exception_goes_back_to_the_model_as_an_error_result() -> None:
         None,
     )
     assert isinstance(failed.exception, ValueError)
-    assert fake.requests[1].messages[-1] == Message("tool", failed.output, tool_call_id="c", name="get_weather")
+    assert fake.requests[1].messages[-1] == Message(
+        "tool", failed.output, tool_call_id="c", name="get_weather", is_error=True
+    )  # Issue 14: flagged, for the providers that have a flag.
     assert result.stop_reason == "done"
 
 

@@ -6,6 +6,8 @@ A page asks for a generated part with a marker on a line of its own:
 - `<!-- generated: formats -->`: one section per registered parsing strategy, in the order they are
   tried, with an example input taken from that strategy's own test table (under `tests/normalize/`)
   and the envelope `parse_response` gives for it, computed at build time;
+- `<!-- generated: content -->` and `<!-- generated: reasoning -->`: reasoning, images and PDFs per
+  model (the capability data), and what `reasoning=` becomes per provider (the adapters' own code);
 - `<!-- generated: readme-benchmarks -->`: the README's benchmark section, the one place the
   measured figures are written.
 
@@ -127,6 +129,100 @@ def providers_table() -> str:
         shown = ", ".join(default) + (" (more by model)" if best[provider] - set(default) else "")
         lines.append(f"| `{provider}` | {row.what} | `llmrelay[{row.extra}]` | {row.keys} | {shown} | {row.quirks} |")
     return "\n".join(lines)
+
+
+# --- the content page (issue 14) ---------------------------------------------------------------
+
+
+def content_table() -> str:
+    """Reasoning, image and PDF input, and inline size limits, from the capability data.
+
+    One row per database entry that differs from its provider's default in these facts; providers
+    that share an entry share its row.
+    """
+    from llmrelay.capabilities import Capabilities
+
+    def cells(caps: Capabilities) -> tuple[str, ...]:
+        marks = ["?" if v is None else "✓" if v else "–" for v in (caps.reasoning, caps.vision, caps.pdf_input)]
+        sizes = [f"{v:,} B" if v else "?" for v in (caps.max_image_bytes, caps.max_pdf_bytes)]
+        return (*marks, *sizes)
+
+    entries = [(provider, patterns, cells(Capabilities(**facts))) for provider, patterns, facts in capability_rows()]
+    defaults = {provider: row for provider, patterns, row in entries if patterns == ["*"]}
+    rows: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for provider, patterns, row in entries:
+        if patterns != ["*"] and row == defaults.get(provider):
+            continue  # Its models are the default row's in these facts.
+        models = "any other model" if patterns == ["*"] else ", ".join(f"`{p}`" for p in patterns)
+        rows.setdefault((models, row), []).append(f"`{provider}`")
+    lines = [
+        "| provider | models | reasoning | images | PDFs | inline image | inline PDF |",
+        "|---|---|:-:|:-:|:-:|--:|--:|",
+    ]
+    lines += [f"| {', '.join(names)} | {models} | " + " | ".join(row) + " |" for (models, row), names in rows.items()]
+    return "\n".join(lines)
+
+
+KNOB_VALUES: tuple[Any, ...] = ("low", "high", {"budget_tokens": 2000}, False)
+
+
+def reasoning_table() -> str:
+    """What each `reasoning=` value becomes in each provider's request, computed with the adapters' own code."""
+    columns = " | ".join(f"`reasoning={value!r}`" for value in KNOB_VALUES)
+    lines = [f"| provider (model) | {columns} |", "|---|" + "---|" * len(KNOB_VALUES)]
+    for label, fields in _knob_mappers():
+        cells = [_fields_text(fields(value)) for value in KNOB_VALUES]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _knob_mappers() -> list[tuple[str, Callable[[Any], dict[str, Any]]]]:
+    from llmrelay._effort import read_reasoning
+    from llmrelay._types import Message, Request
+    from llmrelay.adapters import ProviderOptions, adapter_class
+    from llmrelay.adapters._responses_messages import request_body as responses_body
+
+    def chat(provider: str, model: str) -> Callable[[Any], dict[str, Any]]:
+        adapter: Any = adapter_class(provider)(ProviderOptions(api_key="k"))  # type: ignore[call-arg]
+        return lambda value: adapter.reasoning_fields(read_reasoning(value), model)
+
+    def anthropic(value: Any) -> dict[str, Any]:
+        from llmrelay.adapters.anthropic import build_body
+
+        body = build_body(Request("claude-sonnet-4-6", (Message("user", "hi"),), "text", params={"reasoning": value}))
+        return {key: body[key] for key in ("thinking", "max_tokens") if key in body and "thinking" in body}
+
+    def gemini(value: Any) -> dict[str, Any]:
+        from llmrelay.adapters.gemini import _thinking_config
+
+        config = _thinking_config(read_reasoning(value)).model_dump(exclude_none=True)
+        return {"thinkingConfig": {_camel(key): item for key, item in config.items()}}
+
+    def responses(value: Any) -> dict[str, Any]:
+        body = responses_body(
+            Request("gpt-5", (Message("user", "hi"),), "text", params={"reasoning": value}), provider="x"
+        )
+        return {"reasoning": body["reasoning"]} if "reasoning" in body else {}
+
+    return [
+        ("`openai` (Chat Completions), `azure`, OpenAI-compatible servers", chat("openai", "o4-mini")),
+        ("`openai-responses`, `azure-responses`", responses),
+        ("`anthropic`, `bedrock`, `anthropic-vertex`", anthropic),
+        ("`gemini`, `vertex`", gemini),
+        ("`groq` (`openai/gpt-oss-*`)", chat("groq", "openai/gpt-oss-120b")),
+        ("`groq` (`qwen/qwen3-*`)", chat("groq", "qwen/qwen3-32b")),
+        ("`openrouter`", chat("openrouter", "anthropic/claude-sonnet-4.5")),
+        ("`deepseek`", chat("deepseek", "deepseek-chat")),
+    ]
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.title() for word in rest)
+
+
+def _fields_text(fields: dict[str, Any]) -> str:
+    return f"`{json.dumps(fields)}`" if fields else "nothing sent"
 
 
 # --- the formats page ---------------------------------------------------------------------------
@@ -305,4 +401,6 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "providers": providers_table,
     "formats": formats_page,
     "readme-benchmarks": readme_benchmarks,
+    "content": content_table,
+    "reasoning": reasoning_table,
 }

@@ -44,7 +44,9 @@ __all__ = [
     "ConfigError",
     "ContentFilterError",
     "DeadlineExceeded",
+    "Document",
     "FinishReason",
+    "Image",
     "LLMRelayError",
     "Message",
     "MissingDependencyError",
@@ -100,6 +102,8 @@ __all__ = [
 # until a first answer is read; the config reader and the tool loop when asked for.
 _LAZY_FROM = {
     "Artifact": "_envelope",
+    "Document": "_content",
+    "Image": "_content",
     "AsyncClient": "_client",
     "Attempt": "_envelope",
     "Client": "_client",
@@ -168,6 +172,7 @@ def _say_llmrelay(value: object) -> None:
 if _TYPE_CHECKING:
     from ._client import AsyncClient, Client
     from ._config import Config, ProviderConfig, load_config
+    from ._content import Document, Image
     from ._envelope import (
         Artifact,
         Attempt,

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from ._envelope import Mode
 from .adapters import ProviderOptions, known_providers
 from .adapters._errors import redact
-from .capabilities._capabilities import FACTS, MODES
+from .capabilities._capabilities import FACTS, MODES, SIZE_FACTS
 from .errors import ConfigError
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -300,8 +300,8 @@ def _facts(value: object, at: Key) -> dict[str, object]:
     # fnmatch would read brackets as a character class; a model name never needs one.
     if any(bracket in str(at.parts[-1]) for bracket in "[]"):
         at.fail("a model pattern may use * and ? only, not brackets")
-    schema = {fact: _boolean for fact in FACTS if fact != "context_window"}
-    return check_table(value, at, {**schema, "context_window": _integer(1)})
+    schema = {fact: _integer(1) if fact in SIZE_FACTS else _boolean for fact in FACTS}
+    return check_table(value, at, schema)
 
 
 _SETTINGS: dict[str, _Check] = {

@@ -10,12 +10,15 @@ the recording script drives the same ones, so the requests the demo makes are th
 
 from __future__ import annotations
 
+import base64
 import shutil
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
+
+from ._content import Image
 
 if TYPE_CHECKING:
     from ._client import Client
@@ -36,7 +39,14 @@ PUBLIC_ROOTS: Mapping[str, str] = {
 }
 """Each provider's public address: the recording hook writes it in place of the loopback one."""
 
-Section = Literal["providers", "text", "repair", "fallback"]
+Section = Literal["providers", "text", "repair", "fallback", "image"]
+
+# An 8x8 red PNG: small enough to show in the cassette, a real image all the same.
+RED_SQUARE = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mP4z8CAFTEMLQkAKP8/wc53yE8AAAAASUVORK5CYII="
+)
+IMAGE_QUESTION = [{"role": "user", "content": ["What is in this picture?", Image.from_bytes(RED_SQUARE, "image/png")]}]
+"""The image scenario's request: text and an inline PNG, in the OpenAI shape."""
 
 
 def get_weather(city: str, days: int = 1) -> str:
@@ -67,6 +77,8 @@ class Scenario:
     """A forced output mode (text, for open models asked to write their calls in their reply)."""
     fallback_models: tuple[str, ...] = ()
     """Models to fall back to, in order."""
+    image: bool = False
+    """Send `IMAGE_QUESTION` (no tools) instead of the weather question."""
 
     @property
     def providers(self) -> list[str]:
@@ -123,6 +135,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "anthropic:claude-sonnet-4-6",
         fallback_models=("openai:gpt-4o-mini",),
     ),
+    Scenario("image", "image", "An image in: an Anthropic image block", "anthropic:claude-sonnet-4-6", image=True),
 )
 """Every scenario, in the order the report shows them."""
 
@@ -153,8 +166,11 @@ def make_client(scenario: Scenario, base_url_for: Callable[[str], str | None] | 
 
 
 def ask(scenario: Scenario, base_url_for: Callable[[str], str | None] | None = None) -> Completion:
-    """Send the scenario's request: the demo's question with the get_weather tool."""
-    return make_client(scenario, base_url_for).complete(QUESTION, tools=[get_weather])
+    """Send the scenario's request: the demo's question with the get_weather tool (or the image, alone)."""
+    client = make_client(scenario, base_url_for)
+    if scenario.image:
+        return client.complete(IMAGE_QUESTION)
+    return client.complete(QUESTION, tools=[get_weather])
 
 
 def replay(scenario: Scenario, folder: Path = CASSETTES) -> Completion:
@@ -189,6 +205,9 @@ def run_demo(out: TextIO, folder: Path = CASSETTES, width: int | None = None) ->
         for s in SCENARIOS:
             if s.section == section and s.name in results:
                 report.traced(f"{number}. {s.title}", s, results[s.name])
+    for s in SCENARIOS:
+        if s.section == "image" and s.name in results:
+            report.image(f"5. {s.title}", s, results[s.name])
     report.outro()
     return 1 if failures else 0
 
@@ -262,6 +281,14 @@ class _Report:
             f"needs_more_work={result.needs_more_work} usage={result.usage.total_tokens} tokens over every attempt"
         )
 
+    def image(self, heading: str, scenario: Scenario, result: Completion) -> None:
+        self.heading(heading)
+        self.line(
+            f"Request: ['What is in this picture?', Image.from_bytes(<{len(RED_SQUARE)}-byte PNG>)] "
+            f"to {scenario.model}; sent as a base64 image block (see the cassette)."
+        )
+        self.line(f"-> content={result.content!r} finish={result.finish_reason} attempts={len(result.attempts)}")
+
     def outro(self) -> None:
         self.line()
         self.line(
@@ -301,4 +328,15 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-__all__ = ["CASSETTES", "PUBLIC_ROOTS", "QUESTION", "SCENARIOS", "Scenario", "ask", "make_client", "replay", "run_demo"]
+__all__ = [
+    "CASSETTES",
+    "IMAGE_QUESTION",
+    "PUBLIC_ROOTS",
+    "QUESTION",
+    "SCENARIOS",
+    "Scenario",
+    "ask",
+    "make_client",
+    "replay",
+    "run_demo",
+]

@@ -104,6 +104,8 @@ class Usage:
     """Of the input tokens, those read from the provider's prompt cache (where it says)."""
     reasoning_tokens: int = 0
     """Of the output tokens, those spent reasoning (where the provider says)."""
+    cache_write_input_tokens: int = 0
+    """Of the input tokens, those written to the prompt cache (Anthropic's `cache_creation_input_tokens`)."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -112,6 +114,7 @@ class Usage:
             self.total_tokens + other.total_tokens,
             self.cached_input_tokens + other.cached_input_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
+            self.cache_write_input_tokens + other.cache_write_input_tokens,
         )
 
 
@@ -135,7 +138,7 @@ class Artifact:
 _NO_USAGE = Usage()  # Immutable, so one shared default (cheaper than a factory on the hot path).
 
 
-Outcome = Literal["ok", "retry", "error", "repair", "exhausted", "truncated", "degraded"]
+Outcome = Literal["ok", "retry", "error", "repair", "exhausted", "truncated", "degraded", "skipped"]
 """What happened to one attempt (see `Attempt.outcome`)."""
 
 
@@ -153,7 +156,8 @@ class Attempt:
     """What happened: `ok` (the answer was accepted), `retry` (a transient failure, tried again),
     `error` (the call failed; the plan falls back or raises), `repair` (the answer had problems and
     the model was asked to fix them), `exhausted` (problems remained with no repairs left),
-    `truncated` (cut off at the token limit), `degraded` (a text-only answer after every step failed)."""
+    `truncated` (cut off at the token limit), `degraded` (a text-only answer after every step failed),
+    `skipped` (not called: the model lacks what the request needs, an image input say)."""
     reason: str | None = None
     """Why it did not simply succeed (the error, or the rejections), in words."""
     duration: float = 0.0

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ._content import TextPart
 from ._envelope import Mode
 from ._tools import Tool
 from ._types import Message, NamedTool, Request, ToolChoice
@@ -119,7 +120,7 @@ def _as_text(message: Message) -> Message:
     if message.role == "tool":
         call = f"(call {message.tool_call_id})" if message.tool_call_id else None
         label = " ".join(part for part in (message.name, call) if part)
-        return Message(
-            "user", f"Result of tool {label}:\n{message.content}" if label else f"Tool result:\n{message.content}"
-        )
+        text = f"Result of tool {label}:\n{message.content}" if label else f"Tool result:\n{message.content}"
+        # Images a tool returned go with its text: the mode is about the answer, not the input.
+        return Message("user", text, parts=(TextPart(text), *message.media) if message.media else ())
     return message

@@ -13,8 +13,10 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from ._content import Part, read_parts, text_of
 from ._envelope import Completion, ToolCall
 from ._types import Message, Role
 from .errors import ConfigError
@@ -54,7 +56,7 @@ def to_messages(messages: Iterable[MessageLike] | MessageLike) -> tuple[Message,
             if call.id:
                 names_by_id[call.id] = call.name
         if item.role == "tool" and item.name is None and item.tool_call_id in names_by_id:
-            item = Message("tool", item.content, tool_call_id=item.tool_call_id, name=names_by_id[item.tool_call_id])
+            item = replace(item, name=names_by_id[item.tool_call_id])
         converted.append(item)
     return tuple(converted)
 
@@ -70,7 +72,7 @@ def _to_message(message: MessageLike) -> Message:
     role = _ROLES.get(str(message.get("role")))
     if role is None:
         raise ValueError(f"unknown role {message.get('role')!r} (expected system, user, assistant or tool)")
-    content = _content_text(message.get("content"))
+    content, parts = _content(message.get("content"))
     if role == "tool":
         call_id, name = message.get("tool_call_id") or message.get("id"), message.get("name")
         if name is not None and not isinstance(name, str):
@@ -80,9 +82,24 @@ def _to_message(message: MessageLike) -> Message:
                 "a tool result needs the 'tool_call_id' of the call it answers: "
                 "{'role': 'tool', 'tool_call_id': call.id, 'content': ...}"
             )
-        return Message("tool", content, tool_call_id=str(call_id) if call_id else None, name=name)
+        call = str(call_id) if call_id else None
+        return Message(
+            "tool", content, tool_call_id=call, name=name, parts=parts, is_error=bool(message.get("is_error"))
+        )
     calls = tuple(_tool_call(call) for call in message.get("tool_calls") or ())
-    return Message(role, content, calls)
+    return Message(role, content, calls, parts=parts)
+
+
+def _content(content: Any) -> tuple[str, tuple[Part, ...]]:
+    """The text of a message's content, and its parts when it has images or documents."""
+    if not isinstance(content, list) or all(_is_text(part) for part in content):
+        return _content_text(content), ()
+    parts = read_parts(content)
+    return text_of(parts), parts
+
+
+def _is_text(part: Any) -> bool:
+    return isinstance(part, str) or (isinstance(part, Mapping) and part.get("type", "text") in ("text", "input_text"))
 
 
 def _content_text(content: Any) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
+from ._content import MediaPart, Part, media_of
 from ._envelope import Artifact, Mode, ToolCall, Usage
 from ._text import clean
 from ._tools import Tool
@@ -35,6 +36,15 @@ class Message:
     """For a tool result: the tool's name (Gemini matches results to calls by name)."""
     artifacts: tuple[Artifact, ...] = ()
     """For an assistant turn that was a `Completion`: what its provider needs back (see `Artifact`)."""
+    parts: tuple[Part, ...] = ()
+    """When the turn has images or documents: all its parts in order (`content` is their text)."""
+    is_error: bool = False
+    """For a tool result: the tool failed (sent flagged where the provider has a flag, Anthropic's `is_error`)."""
+
+    @property
+    def media(self) -> list[MediaPart]:
+        """The turn's images and documents."""
+        return media_of(self.parts)
 
     def __post_init__(self) -> None:
         """Text no encoder accepts (a lone surrogate) becomes U+FFFD here, where a message enters (`_text`)."""
@@ -83,6 +93,8 @@ class Request:
     """For json_schema mode: the JSON schema the answer must follow."""
     schema_name: str = "envelope"
     """For json_schema mode: the schema's name (OpenAI requires one)."""
+    cache: bool = False
+    """Mark prompt-cache breakpoints where the provider needs them (Anthropic); others cache by themselves."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +130,8 @@ class RawResponse:
     """What the provider needs back with this answer on the next turn (see `Artifact`)."""
     refusal: str | None = None
     """The model's refusal, when the provider sends it apart from the content (OpenAI's `refusal`)."""
+    reasoning: str = ""
+    """The reasoning the provider's API returned apart from the text (thinking blocks, thought parts)."""
 
     def __post_init__(self) -> None:
         """The answer's text and calls, lone surrogates replaced (`_text`): they go back in the next request."""

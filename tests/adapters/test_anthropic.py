@@ -21,7 +21,7 @@ anthropic = pytest.importorskip("anthropic")
 
 import llmrelay  # noqa: E402 - after the skip: these import the SDK
 from llmrelay import errors  # noqa: E402
-from llmrelay._envelope import ToolCall, Usage  # noqa: E402
+from llmrelay._envelope import Artifact, ToolCall, Usage  # noqa: E402
 from llmrelay._instructions import envelope_schema  # noqa: E402
 from llmrelay._tools import Tool  # noqa: E402
 from llmrelay._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice  # noqa: E402
@@ -397,6 +397,8 @@ class Answer:
     usage: Usage
     calls: tuple[NativeCall, ...] = ()
     model: str = field(default="")
+    reasoning: str = ""
+    artifacts: tuple[Artifact, ...] = ()
 
 
 def entity(name: str, call_id: str) -> NativeCall:
@@ -452,12 +454,14 @@ ANSWERS = [
         model="claude-sonnet-4-5-20250929",
     ),
     Answer(
-        "thinking is left out (crewAI)",
+        "thinking is the reasoning, its block the artifact (crewAI)",
         bodies.THINKING,
         bodies.THINKING["content"][1]["text"],
         "end_turn",
         Usage(43, 199, 242),
         model="claude-sonnet-4-5-20250929",
+        reasoning=bodies.THINKING["content"][0]["thinking"],
+        artifacts=(Artifact("anthropic", "thinking", (bodies.THINKING["content"][0],)),),
     ),
     Answer(
         "cut off at max_tokens (crewAI)",
@@ -468,11 +472,11 @@ ANSWERS = [
         model="claude-sonnet-4-20250514",
     ),
     Answer(
-        "cached prompt tokens count as input",
+        "cached prompt tokens count as input, reads and writes apart (issue 14)",
         CACHED,
         "",
         "tool_use",
-        Usage(1720, 55, 1775),
+        Usage(1720, 55, 1775, cached_input_tokens=1000, cache_write_input_tokens=100),
         (NativeCall("get_weather", {"location": "Tokyo, Japan"}, "toolu_01AoUFM2koNLsFscK6xjnLPo"),),
         model="claude-sonnet-4-5-20250929",
     ),
@@ -502,6 +506,8 @@ def test_answer(case: Answer, use_async: bool) -> None:
         usage=case.usage,
         request_id="req_011CTestAnswer",
         body=case.body,
+        artifacts=case.artifacts,
+        reasoning=case.reasoning,
     )
 
 

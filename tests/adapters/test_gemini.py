@@ -468,7 +468,7 @@ ANSWERS = [
         "Hello! How can I help you today?",
         [],
         "STOP",
-        Usage(3, 213, 216),
+        Usage(3, 213, 216, reasoning_tokens=204),
         "gemini-3-pro-preview",
         "kTgtafe4Fabn_uMPzdzJkAM",
     ),
@@ -478,7 +478,7 @@ ANSWERS = [
         "",
         [("add_numbers", {"a": 15, "b": 27})],
         "STOP",
-        Usage(104, 69, 173),
+        Usage(104, 69, 173, reasoning_tokens=47),
         "gemini-2.5-flash",
         "MpgPapmwO_vN-sAPvrWJmA0",
     ),
@@ -488,7 +488,7 @@ ANSWERS = [
         '{"operation":"addition","result":42,"explanation":"The sum of 15 and 27 is 42."}',
         [],
         "STOP",
-        Usage(321, 159, 480),
+        Usage(321, 159, 480, reasoning_tokens=131),
         "gemini-2.5-flash",
         "NZgPasDuKf2VjMcPwc6D4Ak",
     ),
@@ -577,6 +577,9 @@ def test_answer(case: Answer, use_async: bool) -> None:
     else:
         assert all(i and i.startswith("call_") for i in ids) and len(set(ids)) == len(ids)
     assert raw.body == case.body  # The JSON exactly as it came, fields the SDK does not model included.
+    candidates = case.body.get("candidates") or [{}]
+    parts = candidates[0].get("content", {}).get("parts", [])
+    assert raw.reasoning == "".join(p["text"] for p in parts if p.get("thought"))  # Issue 14: thoughts are reasoning.
 
 
 def test_an_answer_that_is_not_json_is_a_server_error() -> None:
@@ -860,7 +863,8 @@ def test_client_a_tool_call_then_its_result_then_the_answer() -> None:
     assert (call_made.name, call_made.arguments) == ("add_numbers", {"a": 15, "b": 27})
     assert first.needs_more_work is True
     assert (first.finish_reason, first.provider_finish_reason) == ("tool_calls", "STOP")
-    assert first.usage == Usage(104, 69, 173)
+    assert first.usage == Usage(104, 69, 173, reasoning_tokens=47)
+    assert first.reasoning and first.reasoning.startswith("Okay, here's my thought process")  # The thought part.
     # The second request carries the call (with its id and thought signature) and its result.
     [model_part] = sent["contents"][1]["parts"]
     assert model_part["functionCall"] == {"id": call_made.id, "name": "add_numbers", "args": {"a": 15, "b": 27}}

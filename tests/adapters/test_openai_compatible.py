@@ -164,7 +164,7 @@ ANSWERS = [
         RawResponse("openai-compatible", "magistral-small", "The answer is 4.", (), "stop", Usage(9, 30, 39)),
     ),
     AnswerCase(
-        "vLLM: reasoning_content left out; arguments as an object kept as sent",
+        "vLLM: reasoning_content apart from the text; arguments as an object kept as sent",
         {
             "id": "chatcmpl-1",
             "model": "Qwen/Qwen3-8B",
@@ -187,7 +187,12 @@ ANSWERS = [
             ],
         },
         RawResponse(
-            "openai-compatible", "Qwen/Qwen3-8B", "", (NativeCall("f", {"a": 1}, "chatcmpl-tool-9f"),), "tool_calls"
+            "openai-compatible",
+            "Qwen/Qwen3-8B",
+            "",
+            (NativeCall("f", {"a": 1}, "chatcmpl-tool-9f"),),
+            "tool_calls",
+            reasoning="I should call the tool.",
         ),
     ),
     AnswerCase(

@@ -7,7 +7,7 @@ import pytest
 
 import llmrelay
 from llmrelay import errors
-from llmrelay._envelope import ToolCall, Usage
+from llmrelay._envelope import Artifact, ToolCall, Usage
 from llmrelay._types import Message, NativeCall, RawResponse, Request
 from llmrelay.adapters import ProviderOptions, adapter_class
 from llmrelay.adapters.openrouter import OpenRouterAdapter
@@ -165,7 +165,7 @@ ANSWERS = [
         ),
     ),
     AnswerCase(
-        "reasoning text and details left out",
+        "reasoning apart from the text, details kept for the next turn (issue 14)",
         {
             "id": "gen-1",
             "model": "anthropic/claude-sonnet-4.5",
@@ -181,7 +181,21 @@ ANSWERS = [
                 }
             ],
         },
-        RawResponse("openrouter", "anthropic/claude-sonnet-4.5", "Hello!", (), "stop", Usage(), "gen-1"),
+        RawResponse(
+            "openrouter",
+            "anthropic/claude-sonnet-4.5",
+            "Hello!",
+            (),
+            "stop",
+            Usage(),
+            "gen-1",
+            artifacts=(
+                Artifact(
+                    "openrouter", "reasoning_details", ({"type": "reasoning.text", "text": "The user greets me."},)
+                ),
+            ),
+            reasoning="The user greets me.",
+        ),
     ),
 ]
 

@@ -145,7 +145,14 @@ def test_any_message_shape_converts_or_says_which_message_is_wrong(items: list[A
 BAD = [
     ("not a dict", [5], "message 0: expected a dict, Message or Completion, got int"),
     ("unknown role", [{"role": "bot", "content": "hi"}], "message 0: unknown role 'bot'"),
-    ("a part that is not text", [{"role": "user", "content": [{"type": "image_url"}]}], "content parts must be text"),
+    # Issue 14: images and files are parts now; one without its data, or of another type, is refused.
+    ("an image part without a URL", [{"role": "user", "content": [{"type": "image_url"}]}], "needs a URL"),
+    ("an audio part", [{"role": "user", "content": ["hi", {"type": "input_audio"}]}], "unsupported content part"),
+    (
+        "a data URL not in base64",
+        [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png,xx"}}]}],
+        "must be base64",
+    ),
     ("a call without a name", [{"role": "assistant", "tool_calls": [{"id": "c"}]}], "tool call without a name"),
     ("arguments not an object", [{"role": "assistant", "tool_calls": [{"name": "f", "arguments": "[1]"}]}], "JSON obj"),
     # Found by the property above: the name went through as a list, and on to Gemini's request.

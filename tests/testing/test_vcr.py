@@ -332,7 +332,11 @@ BAD = [
         {"request": GOOD_REQUEST, "response": recorded(body={"string": gzip.compress(b"x" * 99)[:-12]}, headers=GZIP)},
         "cut short",
     ),
-    ("lone surrogate", '{interactions: [{request: {method: GET, uri: u, body: "\\ud800"}}]}', "not encodable"),
+    (
+        "lone surrogate",
+        '{interactions: [{request: {method: GET, uri: u, body: "\\ud800"}}]}',
+        "not encodable|invalid Unicode",
+    ),
     (
         "billion laughs",
         "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
@@ -352,7 +356,8 @@ def test_malformed_or_hostile_input_is_a_cassette_error(tmp_path: Path, source: 
     text = source.replace("{marker}", str(marker)) if isinstance(source, str) else cassette_text(source)
     with pytest.raises(CassetteError, match="<cassette>: ") as caught:
         parse_cassette(text)
-    assert message in str(caught.value)
+    # Alternatives: PyYAML's pure-Python parser and libyaml's (used when built) word some errors apart.
+    assert any(words in str(caught.value) for words in message.split("|"))
     assert not marker.exists(), "the YAML loader must construct no Python objects"
     assert isinstance(caught.value, LLMRelayError)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .._envelope import Usage
 from .._messages import new_call_id
 from .._types import NativeCall, RawResponse
-from ..adapters import CallPiece, Chunk, Finish, TextPiece
+from ..adapters import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Assembler:
     def __init__(self, provider: str, model: str) -> None:
         self.provider = provider
         self.texts: list[str] = []
+        self.reasoning: list[str] = []
         self.calls: dict[int, _Call] = {}
         self.finish = Finish(model=model)
 
@@ -35,6 +36,8 @@ class Assembler:
         """Take one chunk into the answer."""
         if isinstance(chunk, TextPiece):
             self.texts.append(chunk.text)
+        elif isinstance(chunk, ReasoningPiece):
+            self.reasoning.append(chunk.text)
         elif isinstance(chunk, CallPiece):
             call = self.calls.setdefault(chunk.index, _Call())
             # Some OpenAI-compatible servers repeat the id and name on every piece: keep the first.
@@ -75,6 +78,7 @@ class Assembler:
             provider=self.provider,
             model=self.finish.model or "",
             text=self.text,
+            reasoning="".join(self.reasoning),
             native_calls=tuple(self.native_call(index) for index in chosen),
             finish_reason=self.finish.reason,
             usage=self.finish.usage or Usage(),

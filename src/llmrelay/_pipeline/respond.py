@@ -99,9 +99,16 @@ def to_completion(
         provider_finish_reason=raw.finish_reason,
         refusal=refusal,
         usage=raw.usage,
-        reasoning=text.reasoning,  # Read from the text (issue 16).
+        reasoning=_reasoning(raw.reasoning, text.reasoning),
         artifacts=raw.artifacts,
     )
+
+
+def _reasoning(from_api: str, from_text: str | None) -> str | None:
+    """The answer's reasoning: the API's (issue 14), then what the text held (`<think>`, issue 16)."""
+    if from_api and from_text:
+        return f"{from_api}\n\n{from_text}"
+    return from_api or from_text
 
 
 def not_allowed(call: ToolCall) -> RejectedCall:

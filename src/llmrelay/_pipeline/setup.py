@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, get_args
 
 from .._config_checks import shown
+from .._effort import ReasoningLike, read_reasoning
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
 from .._instructions import default_response_schema
 from .._messages import MessageLike, to_messages
@@ -26,6 +27,7 @@ from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
 from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
 from .drive import adrive, drive
 from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
+from .needs import able_steps, request_needs
 from .output import output_modes, output_spec
 from .plan import Step, plan
 from .repair import RepairTrigger, problems
@@ -97,6 +99,8 @@ class Pipeline:
         max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
         deadline: float | None = DEFAULT_DEADLINE,
         provider_options: Mapping[str, Any] | None = None,
+        reasoning: ReasoningLike = None,
+        cache: bool = False,
     ) -> None:
         """Set up a client for `model` ("provider:model-name").
 
@@ -134,6 +138,12 @@ class Pipeline:
                 attempt). Past it, `DeadlineExceeded`; no retry waits past it.
             provider_options: options only the model's provider reads (Azure's `api_version`,
                 `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
+            reasoning: how much the model reasons, on every request: "low", "medium", "high",
+                `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
+                None sends nothing (the provider's default). See docs/content.md.
+            cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
+                tools, system, the conversation's stable prefix); a no-op where caching is
+                automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
         """
         if max_steps is not None:
             warnings.warn(
@@ -148,6 +158,10 @@ class Pipeline:
         self.mode = mode
         self.modes = tuple(modes) if modes else None
         self.params = dict(params or {})
+        if cache:
+            self.params["cache"] = True
+        if reasoning is not None:
+            self.params["reasoning"] = read_reasoning(reasoning)  # A bad value fails here, not on a call.
         self.fallback_models = [parse_model(m) for m in fallback_models]
         self.max_repairs = max_repairs
         self.max_plan_steps = max_plan_steps
@@ -194,6 +208,11 @@ class Pipeline:
                     self._adapters[provider] = adapter_class(provider)(options)  # type: ignore[call-arg]
         return self._adapters[provider]
 
+    def _capability_model(self, provider: str, model: str) -> str:
+        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
+        hint = getattr(self._adapter_for(provider), "capability_model", None)
+        return hint(model) if callable(hint) else model
+
     def _built_adapters(self) -> list[Adapter]:
         """The adapters this client made (and so must close), forgotten: a later call builds new ones."""
         with self._adapters_lock:
@@ -201,19 +220,17 @@ class Pipeline:
             self._adapters = {p: a for p, a in self._adapters.items() if a is self._given}
         return built
 
-    def _capability_model(self, provider: str, model: str) -> str:
-        """The name the capability database knows `model` by: an Azure deployment's `model` hint, say."""
-        hint = getattr(self._adapter_for(provider), "capability_model", None)
-        return hint(model) if callable(hint) else model
-
-    def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
-        """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
+    def _model_capabilities(self, provider: str, model: str) -> Capabilities:
+        """What the model can do: the database, the config's overrides, minus what it refused."""
         known = self._capabilities.get((provider, model))
         if known is None:  # Looked up once per model: the database and the overrides do not change.
             named = self._capability_model(provider, model)  # Azure: the deployment's model, if given.
             known = self._capabilities[provider, model] = lookup(provider, named, self._overrides.get(provider))
-        caps = self.learner.apply(provider, model, known)  # What it refused may be learned at any time.
-        supported = modes(caps)
+        return self.learner.apply(provider, model, known)  # What it refused may be learned at any time.
+
+    def _supported_modes(self, provider: str, model: str) -> tuple[Mode, ...]:
+        """The model's modes, best first, minus those it refused; restricted to `modes` if set."""
+        supported = modes(self._model_capabilities(provider, model))
         if self.modes is None:
             return supported
         return tuple(m for m in self.modes if m in supported) or ("text",)
@@ -250,10 +267,13 @@ class Pipeline:
         choice = _tool_choice(tool_choice, tools)
         merged = {**self.params, **params}
         _no_client_settings(merged)
+        cache = bool(merged.pop("cache", False))  # Not a provider parameter: the request says it.
+        read_reasoning(merged.get("reasoning"))  # A bad value is a ConfigError before any call.
         models = [(self.provider, self.model), *self.fallback_models]
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
         steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        steps = able_steps(steps, conversation, request_needs(conversation, merged), self._model_capabilities, trace)
         steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
@@ -265,6 +285,7 @@ class Pipeline:
                 tool_choice=choice,
                 params=merged,
                 response_schema=default_response_schema(step.mode, tools),
+                cache=cache,
             )
             return request if spec is None else spec.request(request)
 

@@ -38,10 +38,18 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, RejectedCall, ToolCall, Usage
-from .._events import StreamEnd, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
+from .._events import (
+    ReasoningDelta,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCallComplete,
+    ToolCallDelta,
+    ToolCallStarted,
+)
 from .._tools import Tool
 from .._types import NativeCall, RawResponse, Request
-from ..adapters import Adapter, CallEnd, CallPiece, Chunk, Finish, StreamingAdapter, TextPiece
+from ..adapters import Adapter, CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, StreamingAdapter, TextPiece
 from ..errors import ProviderError, StreamInterrupted
 from ..normalize._partial_json import GrowingArguments
 from .assemble import Assembler
@@ -117,6 +125,8 @@ class StreamState:
         self.assembler.add(chunk)
         if isinstance(chunk, TextPiece):
             return self._from_parser(self.parser.feed(chunk.text))
+        if isinstance(chunk, ReasoningPiece):
+            return [ReasoningDelta(chunk.text)] if chunk.text else []
         if isinstance(chunk, CallPiece):
             return self._after_text(self._call_piece(chunk))
         if isinstance(chunk, CallEnd):
@@ -261,7 +271,8 @@ def checked(native: NativeCall, tools: dict[str, Tool] | None) -> ToolCall | Rej
 
 def chunks_of(raw: RawResponse) -> list[Chunk]:
     """A whole answer as chunks: how an adapter without `stream` is streamed."""
-    pieces: list[Chunk] = [TextPiece(raw.text)] if raw.text else []
+    pieces: list[Chunk] = [ReasoningPiece(raw.reasoning)] if raw.reasoning else []
+    pieces += [TextPiece(raw.text)] if raw.text else []
     for index, call in enumerate(raw.native_calls):
         arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments or {})
         pieces += [CallPiece(index, call.id, call.name, arguments, call.signature), CallEnd(index)]

@@ -140,8 +140,12 @@ class ToolLoop:
         answered += turn.rejected
         self.steps.append(RunStep(turn.completion, answered))
         calls = (*turn.completion.tool_calls, *(execution.call for execution in turn.rejected))
-        self.messages.append(Message("assistant", turn.completion.content, calls))
-        self.messages.extend(Message("tool", e.output, tool_call_id=e.call.id, name=e.call.name) for e in answered)
+        # The artifacts go back with the turn: Claude's thinking must precede its tool_use next time.
+        self.messages.append(Message("assistant", turn.completion.content, calls, artifacts=turn.completion.artifacts))
+        self.messages.extend(
+            Message("tool", e.output, tool_call_id=e.call.id, name=e.call.name, is_error=e.error is not None)
+            for e in answered
+        )
         self.pending = turn.pending
         if self.pending:
             return "pending_calls"

@@ -26,6 +26,7 @@ from ._contract import (
     Closable,
     Finish,
     ProviderOptions,
+    ReasoningPiece,
     StreamingAdapter,
     TextPiece,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "NativeCall",
     "ProviderOptions",
     "RawResponse",
+    "ReasoningPiece",
     "Request",
     "StreamingAdapter",
     "TextPiece",

@@ -9,8 +9,10 @@ event: message_delta        {"delta": {"stop_reason": "tool_use"}, "usage": {"ou
 event: message_stop
 ```
 
-Text comes in `text_delta`s; `thinking`, `redacted_thinking` and the blocks of tools Anthropic runs
-itself (`server_tool_use`, their results) are left out, as in `send`. A tool with no input may
+Text comes in `text_delta`s, reasoning in `thinking_delta`s (as `ReasoningPiece`s); a thinking
+block's `signature_delta` and a `redacted_thinking` block's data are kept, and each block, once
+stopped, goes into the answer's artifact (`Finish.artifacts`), as `send` reads it. The blocks of
+tools Anthropic runs itself (`server_tool_use`, their results) are left out. A tool with no input may
 send one empty `partial_json`: its arguments are `{}`. `message_delta`'s usage adds to
 `message_start`'s (newer API versions repeat the input counts there). An `error` event
 (`{"error": {"type": "overloaded_error", ...}}`) is raised as the error its type names. The answer
@@ -24,11 +26,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ProviderError
-from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._errors import status_error
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from ._wire import anthropic_usage
+from ._wire import THINKING_BLOCKS, anthropic_usage, thinking_artifacts
 
 _STATUS = {
     "invalid_request_error": 400,
@@ -55,6 +57,7 @@ class AnthropicStreamReader:
         self.stopped = False
         self._usage: dict[str, Any] = {}
         self._calls: dict[int, int] = {}  # content block index -> call index
+        self._thinking: dict[int, dict[str, Any]] = {}  # content block index -> the block so far
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -73,6 +76,8 @@ class AnthropicStreamReader:
             return self._delta(body.get("index"), _mapping(body.get("delta")))
         if kind == "content_block_stop" and body.get("index") in self._calls:
             return [CallEnd(self._calls[body["index"]])]
+        if kind == "content_block_stop" and body.get("index") in self._thinking:
+            return [Finish(artifacts=thinking_artifacts(list(self._thinking.values())))]
         if kind == "message_delta":
             return [self._finish(body.get("usage"), reason=_mapping(body.get("delta")).get("stop_reason"))]
         if kind == "message_stop":
@@ -86,6 +91,10 @@ class AnthropicStreamReader:
     def _block_start(self, index: Any, block: Mapping[str, Any]) -> list[Chunk]:
         if block.get("type") == "text":
             return [TextPiece(block["text"])] if isinstance(block.get("text"), str) and block["text"] else []
+        if block.get("type") in THINKING_BLOCKS:
+            self._thinking[index] = dict(block)
+            thought = block.get("thinking")
+            return [ReasoningPiece(thought)] if isinstance(thought, str) and thought else []
         if block.get("type") != "tool_use":
             return []
         call = self._calls[index] = len(self._calls)
@@ -97,10 +106,20 @@ class AnthropicStreamReader:
     def _delta(self, index: Any, delta: Mapping[str, Any]) -> list[Chunk]:
         if delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
             return [TextPiece(delta["text"])]
+        if delta.get("type") in ("thinking_delta", "signature_delta") and index in self._thinking:
+            return self._thinking_delta(self._thinking[index], delta)
         if delta.get("type") == "input_json_delta" and index in self._calls:
             partial = delta.get("partial_json")
             return [CallPiece(self._calls[index], arguments=partial if isinstance(partial, str) else "")]
         return []
+
+    def _thinking_delta(self, block: dict[str, Any], delta: Mapping[str, Any]) -> list[Chunk]:
+        field = "thinking" if delta.get("type") == "thinking_delta" else "signature"
+        piece = delta.get(field)
+        if not isinstance(piece, str):
+            return []
+        block[field] = (block.get(field) or "") + piece
+        return [ReasoningPiece(piece)] if field == "thinking" and piece else []
 
     def _finish(self, usage: Any, *, model: Any = None, reason: Any = None) -> Finish:
         if isinstance(usage, Mapping):

@@ -11,10 +11,11 @@ A streamed answer is a sequence of provider-neutral chunks; the pipeline assembl
 `RawResponse` that `send` would have returned, so both are read the same way:
 
 ```
-TextPiece("Hel") TextPiece("lo")                       text, in order (reasoning left out)
+ReasoningPiece("The user wants…")                       the model's reasoning, apart from the text
+TextPiece("Hel") TextPiece("lo")                       text, in order
 CallPiece(0, id="call_1", name="f") CallPiece(0, arguments='{"a"') CallPiece(0, arguments=': 1}')
 CallEnd(0)                                              the provider said call 0 is whole (optional)
-Finish(reason="tool_calls", usage=..., model=..., request_id=...)   facts about the answer, merged
+Finish(reason="tool_calls", usage=..., model=..., request_id=..., artifacts=...)   facts, merged
 ```
 """
 
@@ -172,6 +173,13 @@ class TextPiece:
 
 
 @dataclass(frozen=True)
+class ReasoningPiece:
+    """More of the model's reasoning (Anthropic thinking, Gemini thoughts, `reasoning` fields), never text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class CallPiece:
     """Part of a native tool call: the first piece of a call usually has its id and name."""
 
@@ -207,5 +215,5 @@ class Finish:
     """The answer's text is the model's refusal (OpenAI streams it in `refusal` deltas)."""
 
 
-Chunk: TypeAlias = TextPiece | CallPiece | CallEnd | Finish
+Chunk: TypeAlias = TextPiece | ReasoningPiece | CallPiece | CallEnd | Finish
 """Everything a streaming adapter yields."""

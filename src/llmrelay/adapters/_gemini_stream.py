@@ -14,9 +14,9 @@ streamed object is a GenerateContentResponse:
 ```
 
 Calls come whole (one `CallPiece` with all the arguments, then `CallEnd`); parts marked
-`"thought": true` are not text. The answer is whole when a finish reason (or the array's `]`)
-came. Error answers are read into google-genai's `APIError` and mapped by `_gemini_errors`, as
-for `send`; an `{"error": ...}` object inside the stream too.
+`"thought": true` are reasoning (`ReasoningPiece`), not text. The answer is whole when a finish
+reason (or the array's `]`) came. Error answers are read into google-genai's `APIError` and
+mapped by `_gemini_errors`, as for `send`; an `{"error": ...}` object inside the stream too.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from google.genai import types
 
 from .._messages import new_call_id
 from ..errors import ProviderError
-from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._gemini_errors import PROVIDER, lower, to_error
 from ._signatures import SignatureMemory
 from ._sse import EventDecoder, ServerEvent
@@ -139,7 +139,9 @@ class GeminiStreamReader:
             arguments_text = json.dumps(arguments if isinstance(arguments, Mapping) else {})
             return [CallPiece(index, call_id, str(call.get("name") or ""), arguments_text, signature), CallEnd(index)]
         text = part.get("text")
-        return [TextPiece(text)] if isinstance(text, str) and text and not part.get("thought") else []
+        if not isinstance(text, str) or not text:
+            return []
+        return [ReasoningPiece(text) if part.get("thought") else TextPiece(text)]
 
     def _finish(self, body: Mapping[str, Any], reason: Any) -> Finish:
         metadata = body.get("usageMetadata")

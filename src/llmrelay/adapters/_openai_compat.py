@@ -24,9 +24,11 @@ import json
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._effort import Reasoning, take_reasoning
 from .._envelope import ToolCall
 from .._messages import new_call_id
 from .._replay import replay_key
@@ -39,7 +41,15 @@ from ._errors import redact, scrubbed, status_error, transport_error
 from ._openai_messages import request_body
 from ._origin import endpoint_host, guard_sdk_client
 from ._signatures import SignatureMemory
-from ._wire import chat_usage, first_choice, message_text, status_in_error, thought_signature
+from ._wire import (
+    chat_artifacts,
+    chat_usage,
+    first_choice,
+    message_reasoning,
+    message_text,
+    status_in_error,
+    thought_signature,
+)
 
 if TYPE_CHECKING:
     from ._contract import Chunk
@@ -58,11 +68,13 @@ def raw_response(provider: str, body: Any, *, model: str, request_id: str | None
         provider=provider,
         model=reported if isinstance(reported, str) and reported else model,
         text=message_text(message),
+        reasoning=message_reasoning(message),
         native_calls=tuple(_native_calls(message.get("tool_calls"), message.get("function_call"))),
         finish_reason=choice.get("finish_reason"),
         usage=chat_usage(answer.get("usage")),
         request_id=request_id,
         body=body,
+        artifacts=chat_artifacts(provider, message, message.get("reasoning_details")),
         refusal=_refusal(message),
     )
 
@@ -171,7 +183,25 @@ class ChatCompletionsAdapter:
 
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body for `request`."""
-        return request_body(request, max_tokens_field=self.max_tokens_field, signature=self.signature)
+        return self.chat_body(request)
+
+    def chat_body(self, request: Request, *, strict: bool = True) -> dict[str, Any]:
+        """The Chat Completions body: `reasoning=` mapped (`reasoning_fields`), artifacts of this provider sent back."""
+        reasoning, params = take_reasoning(request.params)
+        fields = {} if reasoning is None else self.reasoning_fields(reasoning, request.model)
+        plain = replace(request, params=params)
+        body = request_body(
+            plain,
+            max_tokens_field=self.max_tokens_field,
+            strict=strict,
+            signature=self.signature,
+            provider=self.provider,
+        )
+        return {**body, **fields}
+
+    def reasoning_fields(self, reasoning: Reasoning, model: str) -> dict[str, Any]:
+        """`reasoning=` as body fields: OpenAI's `reasoning_effort` (reasoning cannot be turned off: nothing)."""
+        return {"reasoning_effort": reasoning.level} if reasoning.enabled else {}
 
     def signature(self, call: ToolCall) -> str | None:
         """The signature sent back with `call`: by default only one this adapter received for it.

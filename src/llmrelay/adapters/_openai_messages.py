@@ -31,12 +31,15 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .._content import Part, TextPart
 from .._envelope import ToolCall
 from .._instructions import prepare_messages, response_schema
 from .._messages import portable_id
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
+from ..errors import ConfigError
 from ._schemas import for_openai_strict
+from ._wire import REASONING_CONTENT, REASONING_DETAILS
 
 _CALL_ID = re.compile(r"[A-Za-z0-9_-]+")
 _CALL_ID_MAX = 40
@@ -55,12 +58,18 @@ def unsigned(call: ToolCall) -> str | None:
 
 
 def request_body(
-    request: Request, *, max_tokens_field: str = "max_tokens", strict: bool = True, signature: Signer = unsigned
+    request: Request,
+    *,
+    max_tokens_field: str = "max_tokens",
+    strict: bool = True,
+    signature: Signer = unsigned,
+    provider: str | None = None,
 ) -> dict[str, Any]:
     """The Chat Completions body for `request` in its mode.
 
     `request.params` pass through, but never override what the mode sets. `signature` says which
-    signature, if any, goes back with each assistant tool call.
+    signature, if any, goes back with each assistant tool call; `provider` which artifacts go back
+    (OpenRouter's `reasoning_details`).
     """
     messages = prepare_messages(request)
     mode_fields: dict[str, Any] = {}
@@ -75,23 +84,58 @@ def request_body(
         messages = with_json_word(messages)
         mode_fields = {"response_format": {"type": "json_object"}}
     params = _params(request.params, max_tokens_field, has_tools="tools" in mode_fields)
-    return {"model": request.model, "messages": chat_messages(messages, signature), **params, **mode_fields}
+    chat = chat_messages(messages, signature, provider)
+    return {"model": request.model, "messages": chat, **params, **mode_fields}
 
 
-def chat_messages(messages: Sequence[Message], signature: Signer = unsigned) -> list[dict[str, Any]]:
+def chat_messages(
+    messages: Sequence[Message], signature: Signer = unsigned, provider: str | None = None
+) -> list[dict[str, Any]]:
     """Messages in the Chat Completions shape, call ids made acceptable to OpenAI."""
-    return [_chat_message(message, signature) for message in messages]
+    return [_chat_message(message, signature, provider) for message in messages]
 
 
-def _chat_message(message: Message, signature: Signer) -> dict[str, Any]:
+def _chat_message(message: Message, signature: Signer, provider: str | None) -> dict[str, Any]:
+    if message.media and message.role != "user":
+        where = "a tool result" if message.role == "tool" else f"a {message.role} turn"
+        raise ConfigError(
+            f"{provider or 'chat completions'}: {where} cannot carry images or documents on Chat "
+            "Completions (only user turns can); send them in a user turn, or use a provider that takes "
+            "them there (anthropic, gemini)"
+        )
+    if message.role == "user" and message.parts:
+        return {"role": "user", "content": [chat_part(part) for part in message.parts]}
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": message.content}
-    if message.role == "assistant" and message.tool_calls:
-        calls = [_chat_call(call, signature(call)) for call in message.tool_calls]
-        return {"role": "assistant", "content": message.content or None, "tool_calls": calls}
+    mine = {a.kind: a.data for a in message.artifacts if a.provider == provider}
+    details = mine.get(REASONING_DETAILS)
+    if message.role == "assistant" and (message.tool_calls or details):
+        turn: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+        if message.tool_calls:
+            turn["tool_calls"] = [_chat_call(call, signature(call)) for call in message.tool_calls]
+        if details:
+            turn["reasoning_details"] = [dict(item) for item in details]
+        if REASONING_CONTENT in mine:
+            turn["reasoning_content"] = mine[REASONING_CONTENT]
+        return turn
     # "system", not "developer": older models refuse "developer" (o1-mini: 400 "does not support
     # 'developer'"), and every model that knows "developer" still takes "system".
     return {"role": message.role, "content": message.content}
+
+
+def chat_part(part: Part) -> dict[str, Any]:
+    """A content part in the Chat Completions shape (the shape llmrelay reads them in)."""
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    if part.kind == "image":
+        image: dict[str, Any] = {"url": part.data_url}
+        if part.detail:
+            image["detail"] = part.detail
+        return {"type": "image_url", "image_url": image}
+    file: dict[str, Any] = {"file_data": part.data_url}
+    if part.filename:
+        file["filename"] = part.filename
+    return {"type": "file", "file": file}
 
 
 def _chat_call(call: ToolCall, signature: str | None) -> dict[str, Any]:

@@ -24,10 +24,19 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._contract import CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from ._wire import chat_usage, first_choice, message_text, status_in_error, thought_signature
+from ._wire import (
+    chat_artifacts,
+    chat_usage,
+    first_choice,
+    merge_details,
+    message_reasoning,
+    message_text,
+    status_in_error,
+    thought_signature,
+)
 
 if TYPE_CHECKING:
     from ._openai_compat import ChatCompletionsAdapter
@@ -44,6 +53,9 @@ class ChatStreamReader:
         self.done = False
         self.finished = False
         self.request_id: str | None = None
+        self.details: list[dict[str, Any]] = []  # OpenRouter's reasoning_details so far
+        self.thought = ""  # DeepSeek's reasoning_content so far
+        self.called = False
         self.refused = False
 
     def read(self, event: ServerEvent) -> list[Chunk]:
@@ -61,12 +73,22 @@ class ChatStreamReader:
         choice = first_choice(body.get("choices"))  # With n>1, the other choices' chunks are left out.
         delta = choice.get("delta")
         if isinstance(delta, Mapping):
+            if reasoning := message_reasoning(delta):
+                chunks.append(ReasoningPiece(reasoning))
             if text := message_text(delta):
                 chunks.append(TextPiece(text))
                 if not self.refused and text == delta.get("refusal"):
                     self.refused = True  # As `send` reads it: the refusal is the text, and says so.
                     chunks.append(Finish(refused=True))
             chunks += _call_pieces(delta.get("tool_calls"))
+            if isinstance(delta.get("reasoning_content"), str):
+                self.thought += delta["reasoning_content"]
+            self.called = self.called or bool(delta.get("tool_calls"))
+            if delta.get("reasoning_details"):
+                merge_details(self.details, delta["reasoning_details"])
+            if delta.get("reasoning_details") or (self.called and self.thought):
+                message = {"reasoning_content": self.thought, "tool_calls": self.called}
+                chunks.append(Finish(artifacts=chat_artifacts(self.provider, message, self.details)))
             chunks += _legacy_call_piece(delta.get("function_call"))
         if (finish := self._finish(body, choice)) is not None:
             chunks.append(finish)

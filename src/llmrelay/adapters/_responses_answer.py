@@ -33,6 +33,7 @@ def raw_response(provider: str, body: Mapping[str, Any], *, model: str, request_
         provider=provider,
         model=reported if isinstance(reported, str) and reported else model,
         text="".join(output_text(item) for item in items if item.get("type") == "message"),
+        reasoning="\n\n".join(summary_text(item) for item in items if item.get("type") == "reasoning").strip(),
         native_calls=calls,
         finish_reason=finish_reason(body, items, has_calls=bool(calls)),
         usage=responses_usage(body.get("usage")),
@@ -40,6 +41,12 @@ def raw_response(provider: str, body: Mapping[str, Any], *, model: str, request_
         body=body,
         artifacts=artifacts(provider, body.get("id"), items),
     )
+
+
+def summary_text(item: Mapping[str, Any]) -> str:
+    """A reasoning item's summary text (asked for with `reasoning.summary`; the raw reasoning is never sent)."""
+    parts = [p.get("text") for p in item.get("summary") or () if isinstance(p, Mapping)]
+    return "\n\n".join(text for text in parts if isinstance(text, str) and text)
 
 
 def native_call(item: Mapping[str, Any]) -> NativeCall:

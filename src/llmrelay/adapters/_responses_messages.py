@@ -33,10 +33,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._content import Part, TextPart
+from .._effort import take_reasoning
 from .._envelope import Artifact
-from .._instructions import envelope_schema, prepare_messages
+from .._instructions import prepare_messages, response_schema
 from .._tools import Tool
 from .._types import Message, NamedTool, Request, ToolChoice
+from ..errors import ConfigError
 from ._openai_messages import call_id, with_json_word
 from ._schemas import for_openai_strict
 
@@ -55,7 +58,7 @@ def request_body(request: Request, *, provider: str) -> dict[str, Any]:
     if request.mode == "native_tools":
         mode_fields = _tool_fields(request.tools, request.tool_choice)
     elif request.mode == "json_schema":
-        schema = for_openai_strict(request.response_schema or envelope_schema(request.tools))
+        schema = for_openai_strict(response_schema(request))
         text_format = {"type": "json_schema", "name": request.schema_name, "schema": schema, "strict": True}
         mode_fields = {"text": {"format": text_format}}
     elif request.mode == "json_object":
@@ -86,14 +89,32 @@ def input_items(messages: Sequence[Message], provider: str) -> list[dict[str, An
 
 
 def _items(message: Message, provider: str) -> list[dict[str, Any]]:
+    if message.media and message.role != "user":
+        raise ConfigError(
+            f"{provider}: only user turns carry images or documents here; send the tool's image in a user turn"
+        )
     if message.role == "tool":
         return [{"type": "function_call_output", "call_id": call_id(message.tool_call_id), "output": message.content}]
+    if message.role == "user" and message.parts:
+        return [{"role": "user", "content": [input_part(part) for part in message.parts]}]
     if message.role != "assistant":
         return [{"role": message.role, "content": message.content}]
     if (kept := replayed_items(message, provider)) is not None:
         return kept
     items: list[dict[str, Any]] = [{"role": "assistant", "content": message.content}] if message.content else []
     return items + [function_call(call.name, call.arguments, call.id) for call in message.tool_calls]
+
+
+def input_part(part: Part) -> dict[str, Any]:
+    """A content part as a Responses input part: `input_text`, `input_image` or `input_file`."""
+    if isinstance(part, TextPart):
+        return {"type": "input_text", "text": part.text}
+    if part.kind == "image":
+        image: dict[str, Any] = {"type": "input_image", "image_url": part.data_url}
+        return {**image, "detail": part.detail} if part.detail else image
+    if part.url is not None:
+        return {"type": "input_file", "file_url": part.url}
+    return {"type": "input_file", "file_data": part.data_url, "filename": part.filename or "document.pdf"}
 
 
 def function_call(name: str, arguments: Mapping[str, Any], identifier: str | None) -> dict[str, Any]:
@@ -151,8 +172,11 @@ def _params(params: Mapping[str, Any], *, has_tools: bool) -> dict[str, Any]:
     `max_tokens` is `max_output_tokens`; `reasoning_effort` is `reasoning.effort`. With
     `store=False` the reasoning items come back encrypted (`include`), so they can be sent back.
     """
+    reasoning, rest = take_reasoning(params)
     out: dict[str, Any] = {}
-    for key, value in params.items():
+    if reasoning is not None and reasoning.enabled:  # Off cannot be asked: nothing is sent.
+        out["reasoning"] = {"effort": reasoning.level, "summary": "auto"}  # The summary is the reasoning text.
+    for key, value in rest.items():
         out.setdefault(_RENAMED_PARAMS.get(key, key), value)
     if "reasoning_effort" in out:
         out["reasoning"] = {"effort": out.pop("reasoning_effort"), **out.get("reasoning", {})}

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ._contract import CallEnd, CallPiece, Chunk, Finish, TextPiece
+from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
 from ._responses_answer import failure, raw_response
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
@@ -67,6 +67,9 @@ class ResponsesStreamReader:
         if kind in _TEXT:
             delta = body.get("delta")
             return [TextPiece(delta)] if isinstance(delta, str) and delta else []
+        if kind == "response.reasoning_summary_text.delta":
+            delta = body.get("delta")
+            return [ReasoningPiece(delta)] if isinstance(delta, str) and delta else []
         if kind == "response.output_item.added":
             return self._started(body)
         if kind == "response.function_call_arguments.delta":

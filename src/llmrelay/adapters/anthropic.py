@@ -25,6 +25,16 @@ for `max_tokens` and `stop_sequences`. Every other parameter, and `output_config
 the SDK's `extra_body`, so fields newer than the installed SDK (anthropic 0.x included) still reach
 the API unchanged.
 
+Reasoning: `reasoning=` becomes `thinking: {"type": "enabled", "budget_tokens": N}` (an effort
+through `_effort.EFFORT_BUDGETS`). Anthropic wants `max_tokens` above the budget: without one given,
+the budget plus `DEFAULT_MAX_TOKENS` is sent; a smaller one given is a `ConfigError`, and so is a
+forced `tool_choice` (Anthropic allows only auto and none while thinking). The answer's `thinking`
+text is `Completion.reasoning`; its `thinking` and `redacted_thinking` blocks, signatures included,
+are kept as one `Artifact` and sent back first in that assistant turn, as the API requires in a
+tool loop. Signatures are valid on Anthropic's API, Bedrock and Vertex AI alike
+(docs.claude.com/en/docs/build-with-claude/extended-thinking), so the artifact's provider is
+"anthropic" on all three.
+
 Usage: Anthropic's `input_tokens` leaves out cached prompt tokens; llmrelay's `input_tokens` adds
 `cache_creation_input_tokens` and `cache_read_input_tokens` back, so it is the whole prompt as on
 the other providers.
@@ -39,6 +49,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from .._effort import take_reasoning
 from .._instructions import prepare_messages, response_schema
 from .._messages import new_call_id, portable_id
 from .._replay import replay_key
@@ -47,11 +58,12 @@ from .._tools import Tool
 from .._types import Message, NamedTool, NativeCall, RawResponse, Request, ToolChoice
 from ..errors import AuthenticationError, ConfigError, MissingDependencyError, ProviderError, ServerError
 from . import ProviderOptions
+from ._anthropic_content import content_block, is_blank, mark_cache_breakpoints, think
 from ._deadline import bound_sockets
 from ._errors import redact, scrubbed, status_error, transport_error
 from ._origin import endpoint_host, guard_sdk_client
 from ._schemas import for_anthropic
-from ._wire import anthropic_usage
+from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, thinking_artifacts
 
 if TYPE_CHECKING:
     from ._contract import Chunk
@@ -79,14 +91,24 @@ def build_body(request: Request) -> dict[str, Any]:
     """The JSON body of the Messages API call for `request`, in its mode."""
     native = request.mode == "native_tools"
     system, messages = convert_messages(request.messages if native else prepare_messages(request))
-    body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(request.params)}
+    reasoning, params = take_reasoning(request.params)
+    body: dict[str, Any] = {"model": request.model, "messages": messages, **_params(params)}
     body.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    if reasoning is not None and reasoning.enabled:
+        think(body, reasoning, DEFAULT_MAX_TOKENS, given_max_tokens="max_tokens" in _params(params))
     if system:
         body["system"] = system
     if native and request.tools:
         body["tools"] = [_tool(tool) for tool in request.tools]
         if request.tool_choice is not None:
             body["tool_choice"] = _tool_choice(request.tool_choice)
+    if "thinking" in body and request.tool_choice not in (None, "auto", "none") and "tool_choice" in body:
+        raise ConfigError(
+            "anthropic: extended thinking allows only tool_choice 'auto' or 'none' (a forced tool is "
+            "refused while thinking); pass tool_choice='auto', or reasoning=None"
+        )
+    if request.cache:
+        mark_cache_breakpoints(body)
     if request.mode == "json_schema":
         schema = for_anthropic(response_schema(request))
         # Keep what the caller put in output_config (e.g. `effort`) beside the format.
@@ -144,11 +166,22 @@ def convert_messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str,
 def _blocks(message: Message) -> list[dict[str, Any]]:
     if message.role == "tool":
         result: dict[str, Any] = {"type": "tool_result", "tool_use_id": _id(message.tool_call_id)}
-        if message.content:
+        if message.parts:
+            result["content"] = [content_block(part) for part in message.parts]
+        elif message.content:
             result["content"] = message.content
+        if message.is_error:
+            result["is_error"] = True
         return [result]
-    blocks: list[dict[str, Any]] = []
-    if message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
+    blocks: list[dict[str, Any]] = [
+        dict(block)
+        for artifact in message.artifacts
+        if artifact.provider == ANTHROPIC_FAMILY and artifact.kind == THINKING
+        for block in artifact.data
+    ]  # First: the API wants the thinking that preceded a tool_use back before it.
+    if message.parts:
+        blocks += [content_block(part) for part in message.parts if not is_blank(part)]
+    elif message.content.strip():  # The API refuses text blocks that are empty or only whitespace.
         blocks.append({"type": "text", "text": message.content})
     for call in message.tool_calls if message.role == "assistant" else ():
         blocks.append({"type": "tool_use", "id": _id(call.id), "name": call.name, "input": call.arguments})
@@ -164,25 +197,33 @@ def to_raw_response(
 ) -> RawResponse:
     """A decoded Messages API answer as a `RawResponse`.
 
-    Text blocks are joined; thinking and redacted_thinking blocks are left out, and so are the
-    blocks of tools Anthropic runs itself (`server_tool_use` and their results).
+    Text blocks are joined; thinking is the reasoning, and its blocks (with their signatures) the
+    artifact sent back next turn; the blocks of tools Anthropic runs itself (`server_tool_use` and
+    their results) are left out.
     """
     texts: list[str] = []
+    thoughts: list[str] = []
+    thinking: list[Mapping[str, Any]] = []
     calls: list[NativeCall] = []
     for block in body.get("content") or ():
         if block.get("type") == "text":
             texts.append(block.get("text") or "")
+        elif block.get("type") in THINKING_BLOCKS:
+            thinking.append(block)
+            thoughts.append(block.get("thinking") or "")
         elif block.get("type") == "tool_use":
             calls.append(NativeCall(block["name"], block.get("input"), block.get("id") or new_call_id()))
     return RawResponse(
         provider=provider,
         model=body.get("model") or model,
         text="".join(texts),
+        reasoning="\n\n".join(thought for thought in thoughts if thought),
         native_calls=tuple(calls),
         finish_reason=body.get("stop_reason"),
         usage=anthropic_usage(body.get("usage")),
         request_id=request_id,
         body=dict(body),
+        artifacts=thinking_artifacts(thinking),
     )
 
 

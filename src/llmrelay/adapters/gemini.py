@@ -52,6 +52,8 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._content import MediaPart, Part, TextPart
+from .._effort import Reasoning, take_reasoning
 from .._instructions import prepare_messages
 from .._messages import new_call_id, portable_id
 from .._replay import replay_key
@@ -329,7 +331,10 @@ class GeminiAdapter:
                     turns.append(("user", []))
                 turns[-1][1].append(_result_part(message, names))
             else:
-                parts = [types.Part(text=message.content)] if message.content else []
+                if message.parts:
+                    parts = [content_part(part) for part in message.parts]
+                else:
+                    parts = [types.Part(text=message.content)] if message.content else []
                 if message.role == "assistant":
                     parts += self._call_parts(message, names, sentinel=sentinel)
                 if parts:  # Gemini refuses a turn with no parts; an empty turn says nothing anyway.
@@ -373,17 +378,19 @@ class GeminiAdapter:
             )
         candidate = _first(body.get("candidates"))
         texts: list[str] = []
+        thoughts: list[str] = []
         calls: list[NativeCall] = []
         for part in _items(_mapping(candidate.get("content")).get("parts")):
             if isinstance(function_call := part.get("functionCall"), Mapping):
                 calls.append(self._native_call(function_call, part.get("thoughtSignature")))
-            elif isinstance(text := part.get("text"), str) and not part.get("thought"):
-                texts.append(text)
+            elif isinstance(text := part.get("text"), str):
+                (thoughts if part.get("thought") else texts).append(text)
         blocked = _mapping(body.get("promptFeedback")).get("blockReason")  # No candidate: the prompt was.
         return RawResponse(
             provider=self.provider,
             model=str(body.get("modelVersion") or model),
             text="".join(texts),
+            reasoning="".join(thoughts),
             native_calls=tuple(calls),
             finish_reason=_text_or_none(candidate.get("finishReason") or blocked),
             usage=gemini_usage(_mapping(body.get("usageMetadata"))),
@@ -441,12 +448,36 @@ def _result_part(message: Message, names: Mapping[str, str]) -> types.Part:
             "id: Gemini needs the tool's name (set `name` on the tool message)"
         )
     response = types.FunctionResponse(
-        id=_gemini_id(message.tool_call_id), name=name, response=_response_object(message.content)
+        id=_gemini_id(message.tool_call_id),
+        name=name,
+        response=_response_object(message.content, failed=message.is_error),
+        parts=[_response_media(part) for part in message.media] or None,
     )
     return types.Part(function_response=response)
 
 
-def _response_object(content: str) -> dict[str, Any]:
+def content_part(part: Part) -> types.Part:
+    """A text, image or document part: inline data (`inline_data`) or a URI (`file_data`)."""
+    if isinstance(part, TextPart):
+        return types.Part(text=part.text)
+    if part.url is not None:
+        return types.Part(file_data=types.FileData(file_uri=part.url, mime_type=part.media_type))
+    return types.Part(inline_data=types.Blob(mime_type=part.media_type, data=base64.b64decode(part.data or "")))
+
+
+def _response_media(part: MediaPart) -> types.FunctionResponsePart:
+    """An image a tool returned, inside its function response (Gemini 3's multimodal function responses)."""
+    if part.url is not None:
+        return types.FunctionResponsePart(
+            file_data=types.FunctionResponseFileData(file_uri=part.url, mime_type=part.media_type)
+        )
+    blob = types.FunctionResponseBlob(mime_type=part.media_type, data=base64.b64decode(part.data or ""))
+    return types.FunctionResponsePart(inline_data=blob)
+
+
+def _response_object(content: str, *, failed: bool = False) -> dict[str, Any]:
+    if failed:  # Gemini's documented key for a failed call: the model reads it as an error.
+        return {"error": content}
     try:
         value = json.loads(content)
     except ValueError:
@@ -492,11 +523,23 @@ def _tool_config(choice: ToolChoice) -> types.ToolConfig:
 
 
 def _generation_fields(params: Mapping[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    for key, value in params.items():
+    reasoning, rest = take_reasoning(params)
+    fields: dict[str, Any] = {} if reasoning is None else {"thinking_config": _thinking_config(reasoning)}
+    for key, value in rest.items():
         name = _RENAMED.get(key, key)
         fields[name] = [value] if name == "stop_sequences" and isinstance(value, str) else value
     return fields
+
+
+def _thinking_config(reasoning: Reasoning) -> types.ThinkingConfig:
+    """`reasoning=` as Gemini's thinking budget (0: off), with the thoughts asked back as reasoning.
+
+    A budget, not Gemini 3's `thinking_level`: the budget is accepted by 2.5 and 3 alike
+    (ai.google.dev/gemini-api/docs/thinking), so one mapping serves both.
+    """
+    if not reasoning.enabled:
+        return types.ThinkingConfig(thinking_budget=0)
+    return types.ThinkingConfig(thinking_budget=reasoning.budget, include_thoughts=True)
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
+from .._effort import Reasoning
 from .._types import Request
 from ..errors import MissingDependencyError
 from ._openai_compat import ChatCompletionsAdapter
-from ._openai_messages import request_body
 
 try:
     import groq
@@ -45,8 +45,22 @@ class GroqAdapter(ChatCompletionsAdapter):
 
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body; strict schemas only where Groq supports them."""
-        strict = request.model.lower().startswith(_STRICT_MODELS)
-        return request_body(request, max_tokens_field=self.max_tokens_field, strict=strict, signature=self.signature)
+        return self.chat_body(request, strict=request.model.lower().startswith(_STRICT_MODELS))
+
+    def reasoning_fields(self, reasoning: Reasoning, model: str) -> dict[str, Any]:
+        """gpt-oss: an effort and `include_reasoning`; Qwen 3: on ("default") or off ("none"), parsed apart.
+
+        console.groq.com/docs/reasoning: gpt-oss takes low/medium/high and refuses `reasoning_format`;
+        Qwen 3 takes only "none" or "default". Other models get nothing.
+        """
+        name = model.lower()
+        if name.startswith("openai/gpt-oss"):
+            return {"reasoning_effort": reasoning.level, "include_reasoning": True} if reasoning.enabled else {}
+        if "qwen3" in name:
+            if not reasoning.enabled:
+                return {"reasoning_effort": "none"}
+            return {"reasoning_effort": "default", "reasoning_format": "parsed"}
+        return {}
 
     def request_id(self, headers: Mapping[str, str], body: Any) -> str | None:
         """The `x-request-id` header, else the `x_groq.id` Groq puts in the body."""

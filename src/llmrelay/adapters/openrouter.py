@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
+from .._effort import Reasoning
 from .._replay import replay_key
 from .._types import Request
 from ..errors import MissingDependencyError
@@ -62,6 +63,17 @@ class OpenRouterAdapter(ChatCompletionsAdapter):
             routing = body.get("provider")
             body["provider"] = {"require_parameters": True, **(routing if isinstance(routing, Mapping) else {})}
         return body
+
+    def reasoning_fields(self, reasoning: Reasoning, model: str) -> dict[str, Any]:
+        """OpenRouter's `reasoning`: an effort, or `max_tokens` for a budget, or `enabled: false`.
+
+        openrouter.ai/docs/use-cases/reasoning-tokens; OpenRouter maps it to each host's own knob.
+        """
+        if not reasoning.enabled:
+            return {"reasoning": {"enabled": False}}
+        if reasoning.budget_tokens is not None:
+            return {"reasoning": {"max_tokens": reasoning.budget_tokens}}
+        return {"reasoning": {"effort": reasoning.level}}
 
     def request_id(self, headers: Mapping[str, str], body: Any) -> str | None:
         """The `x-request-id` header when sent, else the generation id."""

@@ -13,8 +13,9 @@ capability data or a flag of the row. Two rules differ from plain `openai-compat
 from __future__ import annotations
 
 import functools
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from .._effort import Reasoning
 from .._envelope import ToolCall
 from ._openai_compat import ChatCompletionsAdapter, env_key
 from ._presets import PRESETS, Preset
@@ -40,6 +41,17 @@ class PresetAdapter(OpenAICompatibleAdapter):
     def signature(self, call: ToolCall) -> str | None:
         """Only a signature this server sent goes back to it."""
         return ChatCompletionsAdapter.signature(self, call)
+
+    def reasoning_fields(self, reasoning: Reasoning, model: str) -> dict[str, Any]:
+        """`reasoning_effort`; DeepSeek also toggles thinking with `thinking: {"type": ...}`.
+
+        api-docs.deepseek.com/guides/thinking_mode: thinking is on by default, and off only when asked.
+        """
+        if self.provider != "deepseek":
+            return super().reasoning_fields(reasoning, model)
+        if not reasoning.enabled:
+            return {"thinking": {"type": "disabled"}}
+        return {"thinking": {"type": "enabled"}, "reasoning_effort": reasoning.level}
 
 
 @functools.cache

@@ -39,6 +39,17 @@ class Capabilities:
     emits_special_tokens: bool = False
     """Hint: tool calls may arrive as raw chat-template tokens in the text (`<|python_tag|>`,
     `<|tool_call_begin|>`, `[TOOL_CALLS]`), typically from a server that does not parse them."""
+    reasoning: bool | None = None
+    """The model reasons and takes `reasoning=` (an effort or a budget). None: not known, sent anyway."""
+    vision: bool | None = None
+    """Images are accepted in the input. False: a request with an image is refused before sending
+    (or moves to a fallback model that has it); None: not known, sent anyway."""
+    pdf_input: bool | None = None
+    """PDF documents are accepted in the input; as `vision`."""
+    max_image_bytes: int | None = None
+    """The largest inline (base64) image the provider takes, decoded; larger ones are refused before sending."""
+    max_pdf_bytes: int | None = None
+    """The largest inline PDF the provider takes, decoded; as `max_image_bytes`."""
     context_window: int | None = None
     """Input plus output tokens the model accepts, when known."""
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
@@ -52,6 +63,8 @@ class Capabilities:
 
 FACTS: tuple[str, ...] = tuple(f.name for f in fields(Capabilities) if f.name != "sources")
 """The fact fields, the only keys the database and config overrides may set."""
+SIZE_FACTS: tuple[str, ...] = ("context_window", "max_image_bytes", "max_pdf_bytes")
+"""The facts that are sizes (positive integers); every other fact is true or false."""
 
 
 def modes(caps: Capabilities) -> tuple[Mode, ...]:

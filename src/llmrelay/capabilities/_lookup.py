@@ -26,7 +26,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from ..errors import ConfigError
-from ._capabilities import FACTS, Capabilities
+from ._capabilities import FACTS, SIZE_FACTS, Capabilities
 
 _DATABASE = "models.toml"
 _PROVIDER_DEFAULT = "*"
@@ -188,7 +188,7 @@ def _check_facts(facts: Mapping[str, object], where: str) -> None:
     for name, value in facts.items():
         if name not in FACTS:
             raise ConfigError(f"{where}: unknown capability {name!r}; known: {', '.join(FACTS)}")
-        if name == "context_window":
+        if name in SIZE_FACTS:
             ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0)
             expected = "a positive integer"
         else:

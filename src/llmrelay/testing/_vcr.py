@@ -155,10 +155,16 @@ def parse_cassette(text: str | bytes, *, source: str = "<cassette>") -> Recordin
         raise CassetteError(f"{source}: {exc}") from None
 
 
+# libyaml's parser when PyYAML was built with it: the same data, several times faster on large bodies.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _safe_yaml(text: str | bytes) -> object:
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:  # Also the refusal of tags such as !!python/object.
+        if "maximum nesting depth" in str(exc):  # libyaml's limit, said as the Python parser's is.
+            raise _Invalid("not a YAML cassette: nested too deeply") from exc
         raise _Invalid(f"not a YAML cassette: {exc}") from exc
     except RecursionError as exc:
         raise _Invalid("not a YAML cassette: nested too deeply") from exc
