@@ -75,8 +75,9 @@ class BedrockAdapter(AnthropicAdapter):
             with super()._errors(model):
                 yield
         except (botocore.exceptions.NoCredentialsError, RuntimeError) as exc:
-            # anthropic 2 says "Could not resolve AWS credentials from session" (a RuntimeError).
-            if isinstance(exc, RuntimeError) and "AWS credentials" not in str(exc):
+            # A RuntimeError: "Could not resolve AWS credentials from session" (anthropic 2),
+            # "could not resolve credentials from session" (anthropic 0.x).
+            if isinstance(exc, RuntimeError) and "credentials" not in str(exc).lower():
                 raise
             raise AuthenticationError(
                 "no AWS credentials: pass provider_options aws_access_key / aws_secret_key or aws_profile, "
