@@ -19,6 +19,7 @@ import re
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,16 @@ _TABLE = re.compile(r"^\|(.+)\|\n\|[-| ]+\|\n((?:\|.*\|\n?)*)", re.MULTILINE)
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The tracemalloc peak while `function` runs, in bytes (what it held at once, beyond its input)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 def paired(first: Callable[[], object], second: Callable[[], object], pairs: int) -> tuple[list[float], list[float]]:

@@ -22,10 +22,9 @@ from __future__ import annotations
 import json
 import sys
 import timeit
-import tracemalloc
 from collections.abc import Callable
 
-from _results import Table, median, paired, verdict, write_results
+from _results import Table, median, paired, peak_memory, verdict, write_results
 
 from llmrelay import parse_response
 from llmrelay.normalize._incremental import IncrementalParser
@@ -42,16 +41,6 @@ def best_of(function: Callable[[], object], *, number: int, repeat: int = 7) -> 
 def batch(function: Callable[[str], object], argument: str, number: int) -> Callable[[], object]:
     """`function(argument)` called `number` times."""
     return lambda: [function(argument) for _ in range(number)]
-
-
-def peak_memory(function: Callable[[], object]) -> int:
-    """The tracemalloc peak while `function` runs, in bytes."""
-    tracemalloc.start()
-    try:
-        function()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def envelope(calls: int, content_words: int, ids: bool = False) -> str:

@@ -19,10 +19,9 @@ from __future__ import annotations
 import json
 import sys
 import timeit
-import tracemalloc
 from collections.abc import Callable
 
-from _results import Table, report, write_results
+from _results import Table, peak_memory, report, write_results
 
 from llmrelay import parse_response
 from llmrelay.adapters._sse import EventDecoder
@@ -126,16 +125,6 @@ def decode(body: bytes, piece: int) -> None:
     for start in range(0, len(body), piece):
         decoder.feed(body[start : start + piece])
     decoder.end()
-
-
-def peak_memory(function: Callable[[], object]) -> int:
-    """The most bytes `function` held allocated at once (tracemalloc), beyond what it was given."""
-    tracemalloc.start()
-    try:
-        function()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def sse_rows(table: Table, size: int = SSE_SIZE, piece: int = 1024) -> None:
