@@ -115,6 +115,10 @@ def adversarial_inputs() -> dict[str, str]:
         "200k Apriel markers": "Here are my reasoning steps:\n[BEGIN FINAL RESPONSE]" * 20_000,
         "100k Gemma 4 calls, strings unclosed": '<|tool_call>call:f{a:<|"|>' * 40_000,
         "100k MiniCPM5 functions, unclosed": '<function name="f"><param name="a">' * 30_000,
+        # Issue 16, round three (fmta).
+        "15k Kimi K3 calls, an argument unclosed": '<|open|>call tool="f"<|sep|><|open|>argument key="a"<|sep|>'
+        * 15_000,
+        "20k K2 Horizon typed pairs, unclosed": "<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>" * 20_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

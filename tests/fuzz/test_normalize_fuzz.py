@@ -140,6 +140,27 @@ ROUND_TWO: dict[str, Any] = {
         + "</function></seed:tool_call>"
         for c in calls
     ),
+    # Issue 16, round three.
+    "kimi_k3": lambda calls: (
+        "<|open|>tools<|sep|>"
+        + "".join(
+            f'<|open|>call tool="{c.get("name")}"<|sep|>'
+            + _xml_params(c, '<|open|>argument key="{k}" type="json"<|sep|>', "<|close|>argument<|sep|>")
+            + "<|close|>call<|sep|>"
+            for c in calls
+        )
+        + "<|close|>tools<|sep|>"
+    ),
+    "k2_horizon": lambda calls: (
+        "<ifm|tool_calls>"
+        + "".join(
+            f"<ifm|tool_call>{c.get('name')}"
+            + _xml_params(c, "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>", "</ifm|arg_value>")
+            + "</ifm|tool_call>"
+            for c in calls
+        )
+        + "</ifm|tool_calls>"
+    ),
 }
 
 

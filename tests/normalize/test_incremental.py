@@ -214,6 +214,10 @@ CLOSED_EARLY = {
     "<｜tool_call_end｜><｜tool_calls_end｜> more",
     "glm": "<tool_calls>\n<tool_call>a<tool_sep>\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>\n"
     "</tool_calls> more",
+    "kimi_k3": '<|open|>tools<|sep|><|open|>call tool="a"<|sep|><|open|>argument key="k" type="string"<|sep|>v'
+    "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> more",
+    "k2_horizon": "<ifm|tool_calls><ifm|tool_call>a<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v</ifm|arg_value>"
+    "</ifm|tool_call></ifm|tool_calls> more",
 }
 
 
@@ -235,6 +239,8 @@ EARLY_REASONING = [
     ("leading blank space before the block", "\n\n<think>x y</think>z", "x y"),
     ("apriel's marker: told at the end", "Here are my reasoning steps:\nA.\n[BEGIN FINAL RESPONSE]\nB", ""),
     ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
+    ("kimi k3's think channel", "<|open|>think<|sep|>Lyon, two days.<|close|>think<|sep|>Hi", "Lyon, two days."),
+    ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
 ]
 
 

@@ -225,9 +225,35 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
     "gigachat": lambda cs: "<|message_sep|>".join(
         f"function call<|role_sep|>\n{json.dumps({'name': n, 'arguments': a})}" for n, a in cs
     ),
+    "kimi_k3": lambda cs: (
+        "<|open|>tools<|sep|>\n"
+        + "".join(
+            f'<|open|>call tool="{n}" index="{i}"<|sep|>\n'
+            + "".join(
+                f'<|open|>argument key="{k}" type="{"string" if isinstance(v, str) else "json"}"<|sep|>'
+                f"{xml_value(v)}<|close|>argument<|sep|>\n"
+                for k, v in a.items()
+            )
+            + "<|close|>call<|sep|>\n"
+            for i, (n, a) in enumerate(cs, 1)
+        )
+        + "<|close|>tools<|sep|>"
+    ),
+    "k2_horizon": lambda cs: (
+        "<ifm|tool_calls>"
+        + "".join(
+            f"<ifm|tool_call>{n}\n"
+            + "".join(
+                f"<ifm|arg_key>{k}</ifm|arg_key>\n<ifm|arg_value>{xml_value(v)}</ifm|arg_value>\n" for k, v in a.items()
+            )
+            + "</ifm|tool_call>"
+            for n, a in cs
+        )
+        + "</ifm|tool_calls>"
+    ),
 }
 # Formats whose values are kept as the text written when no schema is given (issue 16).
-TEXT_VALUES = {"qwen3_coder", "seed_oss"}
+TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon"}
 SUFFIX_ALLOWED = {
     "envelope",
     "hermes",
@@ -242,6 +268,8 @@ SUFFIX_ALLOWED = {
     "seed_oss",
     "minicpm",
     "gemma4",
+    "kimi_k3",
+    "k2_horizon",
 }
 
 

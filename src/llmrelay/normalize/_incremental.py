@@ -83,6 +83,8 @@ _CLOSED_BY = {
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),
     "<|eom_id|>": ("llama",),
+    "<|close|>tools<|sep|>": ("kimi_k3",),
+    "</ifm|tool_calls>": ("k2_horizon",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

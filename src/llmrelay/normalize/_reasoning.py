@@ -7,7 +7,8 @@ Reasoning models write their chain of thought before the answer, between tags::
 
 The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed-OSS's
 `<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
-`<|channel>thought` channel and the `<thinking>` of Claude-style prompts. As the engines'
+`<|channel>thought` channel, Kimi K3's `<|open|>think<|sep|>` channel, K2 Horizon's
+`<ifm|think>` (and its `_fast`, `_faster` efforts) and the `<thinking>` of Claude-style prompts. As the engines'
 reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
@@ -41,6 +42,10 @@ _BLOCKS = {
     "◁think▷": "◁/think▷",
     "<thinking>": "</thinking>",
     "<|channel>thought": "<channel|>",
+    "<|open|>think<|sep|>": "<|close|>think<|sep|>",
+    "<ifm|think>": "</ifm|think>",  # K2 Horizon: one opener per reasoning effort.
+    "<ifm|think_fast>": "</ifm|think_fast>",
+    "<ifm|think_faster>": "</ifm|think_faster>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)

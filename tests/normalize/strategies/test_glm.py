@@ -1,4 +1,4 @@
-"""GLM-4.5/4.6/4.7 `<arg_key>`/`<arg_value>` calls inside `<tool_call>`."""
+"""GLM-4.5/4.6/4.7 `<arg_key>`/`<arg_value>` calls inside `<tool_call>`, and K2 Horizon's IFM spelling."""
 
 from __future__ import annotations
 
@@ -82,17 +82,83 @@ CASES = [
     ),
 ]
 
+H = "k2_horizon"
+IFM_WEATHER = (
+    "<ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key>\n<ifm|arg_value>Oslo</ifm|arg_value>\n"
+    "<ifm|arg_key>days</ifm|arg_key>\n<ifm|arg_value>4</ifm|arg_value>\n</ifm|tool_call>"
+)
+# Issue 16: K2 Horizon (vLLM's k2_horizon_tool_parser.py) writes GLM's pairs in IFM tags.
+K2_HORIZON_CASES = [
+    Case(
+        "k2 horizon: untyped values stay text, prose before the wrapper",
+        f"Checking Oslo.\n<ifm|tool_calls>{IFM_WEATHER}</ifm|tool_calls>",
+        [("get_weather", {"city": "Oslo", "days": "4"})],
+        content="Checking Oslo.",
+        format=H,
+    ),
+    Case(
+        "k2 horizon: typed values are read as their type says",
+        "<ifm|tool_calls><ifm|tool_call>book<ifm|arg_key>nights</ifm|arg_key><ifm|arg_type>integer</ifm|arg_type>"
+        "<ifm|arg_value>3</ifm|arg_value><ifm|arg_key>room</ifm|arg_key><ifm|arg_type>object</ifm|arg_type>"
+        '<ifm|arg_value>{"beds": 2}</ifm|arg_value><ifm|arg_key>code</ifm|arg_key><ifm|arg_type>string</ifm|arg_type>'
+        "<ifm|arg_value>0042</ifm|arg_value></ifm|tool_call></ifm|tool_calls>",
+        [("book", {"nights": 3, "room": {"beds": 2}, "code": "0042"})],
+        format=H,
+    ),
+    Case(
+        "k2 horizon: the JSON variant, and a bare name without arguments",
+        '<ifm|tool_calls><ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</ifm|tool_call>'
+        "<ifm|tool_call>get_time</ifm|tool_call></ifm|tool_calls>",
+        [("get_weather", {"city": "Oslo"}), ("get_time", {})],
+        format=H,
+    ),
+    Case(
+        "k2 horizon: its reasoning tags, then a call",
+        f"<ifm|think_fast>Oslo, four days.</ifm|think_fast>\n<ifm|tool_calls>{IFM_WEATHER}</ifm|tool_calls>",
+        [("get_weather", {"city": "Oslo", "days": "4"})],
+        reasoning="Oslo, four days.",
+        format=H,
+    ),
+    Case(
+        "k2 horizon: with a schema, an integer argument is decoded",
+        f"<ifm|tool_calls>{IFM_WEATHER}</ifm|tool_calls>",
+        [("get_weather", {"city": "Oslo", "days": 4})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+                },
+            }
+        ],
+        format=H,
+    ),
+    Case(
+        "k2 horizon: cut off inside a value",
+        "<ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Os",
+        rejected=["truncated"],
+        format=H,
+    ),
+    plain("k2 horizon: the tag named in prose", "K2 Horizon opens a call with <ifm|tool_call> and a name."),
+]
+CASES += K2_HORIZON_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_glm(case: Case) -> None:
     check(case)
 
 
-def test_200k_unclosed_open_tags_is_linear() -> None:
-    text = "<tool_call>get_weather\n<arg_key>" * 200_000
+@pytest.mark.parametrize(
+    ("unit", "format"),
+    [("<tool_call>get_weather\n<arg_key>", G), ("<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>", H)],
+)
+def test_8_mb_of_unclosed_open_tags_is_linear(unit: str, format: str) -> None:
+    text = unit * (8_000_000 // len(unit))
     started = time.perf_counter()
     result = parse_response(text)
     elapsed = time.perf_counter() - started
-    assert result.format == G
+    assert result.format == format
     assert "not read" in result.rejected[-1].reason
     assert elapsed < NO_BLOWUP_SECONDS

@@ -10,12 +10,13 @@ from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
 from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
-from .glm import Glm45ArgKeys
+from .glm import Glm45ArgKeys, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
 from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
+from .kimi_xtml import KimiK3Xtml
 from .llama import LlamaPythonTag
 from .marker import ToolCallMarker
 from .minicpm import MiniCpmXml
@@ -36,6 +37,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # Special tokens and model-specific markup: unambiguous delimiters, nested formats before
     # the formats that wrap them (Qwen3-Coder and GLM bodies sit inside Hermes' <tool_call>).
     Harmony(),
+    # Kimi K3's argument values are raw text that may quote any other format's markup.
+    KimiK3Xtml(),
     # Step3 writes StepTML invokes inside DeepSeek's tokens: before DeepSeek, which reads JSON there.
     Step3Xml(),
     DeepSeekTokens(),
@@ -56,6 +59,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     SeedOssXml(),
     Qwen3CoderXml(),
     Glm45ArgKeys(),
+    K2HorizonIfm(),
     MiniCpmXml(),
     Functionary(),
     HermesToolCall(),
@@ -96,6 +100,8 @@ __all__ = [
     "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",
+    "K2HorizonIfm",
+    "KimiK3Xtml",
     "LenientJsonDocument",
     "Lfm2ToolCalls",
     "LlamaPythonTag",

@@ -16,19 +16,68 @@ writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<to
 vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
 string itself otherwise. A block holding only
 a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
+
+K2 Horizon writes the same pairs in its IFM tags (vLLM's `k2_horizon_tool_parser.py`), each value
+optionally typed, inside `<ifm|tool_calls>`; its `json` variant writes one JSON call per block::
+
+    <ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>days</ifm|arg_key>
+    <ifm|arg_type>integer</ifm|arg_type><ifm|arg_value>3</ifm|arg_value></ifm|tool_call></ifm|tool_calls>
+
+Without a schema vLLM keeps an untyped IFM value as the text; a typed one is read as its type says
+(here: `string` and `any` the text, any other type JSON when it parses).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
-from .._calls import is_tool_name, named
-from .._tags import TagBlock, json_or_text, tag_blocks, to_parsed, widen
+from .._calls import calls_in, is_tool_name, named
+from .._tags import TagBlock, json_or_text, read_json_block, tag_blocks, to_parsed, widen
 from .._text import skip_space
 from .._types import CallReading, Candidate, Parsed, TextArguments
 
-_KEY, _KEY_END = "<arg_key>", "</arg_key>"
-_VALUE, _VALUE_END = "<arg_value>", "</arg_value>"
+
+@dataclass(frozen=True)
+class _Tags:
+    """The tags of one spelling of the markup, and how it decodes a value written as text."""
+
+    call: str
+    call_end: str
+    wrapper: str
+    wrapper_end: str
+    key: str
+    key_end: str
+    value: str
+    value_end: str
+    decode: Callable[[str, str | None], Any]
+    """The value of an argument, from its text and its written type (None when untyped)."""
+    type: str | None = None
+    type_end: str | None = None
+
+
+def _glm_value(written: str, _type: str | None) -> Any:
+    return json_or_text(written)
+
+
+def _ifm_value(written: str, declared: str | None) -> Any:
+    """K2 Horizon: untyped, `string` and `any` values are the text; other types are JSON when it parses."""
+    base = (declared or "string").split("[", 1)[0].strip().lower()
+    return written if base in ("string", "str", "any") else json_or_text(written)
+
+
+_GLM = _Tags(
+    "<tool_call>", "</tool_call>", "<tool_calls>", "</tool_calls>",
+    "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", _glm_value,
+)  # fmt: skip
+_IFM = _Tags(
+    "<ifm|tool_call>", "</ifm|tool_call>", "<ifm|tool_calls>", "</ifm|tool_calls>",
+    "<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_value>", "</ifm|arg_value>", _ifm_value,
+    "<ifm|arg_type>", "</ifm|arg_type>",
+)  # fmt: skip
 _SEP = "<tool_sep>"  # Hunyuan 3 (HY-V3) ends the name with it, and wraps its calls in <tool_calls>.
 
 
@@ -36,37 +85,69 @@ class Glm45ArgKeys:
     """`<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>` (GLM-4.5 and later)."""
 
     name = "glm"
+    _tags = _GLM
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `<arg_key>` tag occurs."""
-        return _KEY in text
+        return self._tags.key in text
 
     def parse(self, text: str) -> Parsed | None:
-        """Read every GLM block; None when no `<tool_call>` block holds `<arg_key>` pairs."""
+        """Read every block; None when no call block holds `<arg_key>` pairs."""
+        tags = self._tags
         spans: list[tuple[int, int]] = []
         readings: list[CallReading] = []
         has_pairs, budget = False, TagBudget()
-        for block in tag_blocks(text, "<tool_call>", "</tool_call>", "A-Za-z_", budget):
-            if text.find(_KEY, block.body_start, block.body_end) != -1:
-                reading = _read_block(text, block, budget)
+        for block in tag_blocks(text, tags.call, tags.call_end, self._first, budget):
+            if text.find(tags.key, block.body_start, block.body_end) != -1:
+                reading = _read_block(text, block, budget, tags)
                 if budget.exhausted:
                     break  # This block was left unread, with the rest.
                 has_pairs = True
                 readings.append(reading)
-            elif block.closed and is_tool_name(name := text[block.body_start : block.body_end].strip()):
-                readings.append(Candidate(name, {}))
+                end = block.end
+            elif (found := self._read_other(text, block)) is not None:
+                has_pairs = has_pairs or self._json_counts
+                readings.extend(found[0])
+                end = found[1]
             else:
                 continue
-            spans.append(widen(text, block.start, block.end, "<tool_calls>", "</tool_calls>"))
+            spans.append(widen(text, block.start, end, tags.wrapper, tags.wrapper_end))
         return to_parsed(text, spans, readings, budget) if has_pairs else None
 
+    _first = "A-Za-z_"
+    _json_counts = False
 
-def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
-    """One call: the name up to the first newline or `<arg_key>`, then the pairs."""
-    first_key = text.find(_KEY, block.body_start, block.body_end)
+    def _read_other(self, text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:
+        """A block without pairs: a bare name is a call without arguments (JSON is Hermes')."""
+        if block.closed and is_tool_name(name := text[block.body_start : block.body_end].strip()):
+            return [Candidate(name, {})], block.end
+        return None
+
+
+class K2HorizonIfm(Glm45ArgKeys):
+    """`<ifm|tool_call>NAME<ifm|arg_key>…` pairs, or one JSON call per block (K2 Horizon)."""
+
+    name = "k2_horizon"
+    _tags = _IFM
+    _first = "A-Za-z_{"
+    _json_counts = True  # No other strategy reads JSON in these tags.
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the IFM call tag occurs."""
+        return self._tags.call in text
+
+    def _read_other(self, text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:
+        where = f"in {self._tags.call}"
+        json_call = read_json_block(text, block, lambda values: [r for v in values for r in calls_in(v, where)], where)
+        return json_call or super()._read_other(text, block)
+
+
+def _read_block(text: str, block: TagBlock, budget: TagBudget, tags: _Tags) -> CallReading:
+    """One call: the name up to the first newline or key tag, then the pairs."""
+    first_key = text.find(tags.key, block.body_start, block.body_end)
     newline = text.find("\n", block.body_start, first_key)
     name = text[block.body_start : newline if newline != -1 else first_key].strip().removesuffix(_SEP).rstrip()
-    arguments = _read_pairs(text, first_key, block, budget)
+    arguments = _read_pairs(text, first_key, block, budget, tags)
     if isinstance(arguments, RejectedCall):
         return named(arguments, name)
     if not is_tool_name(name):
@@ -74,29 +155,42 @@ def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
     return arguments.candidate(name)
 
 
-def _read_pairs(text: str, position: int, block: TagBlock, budget: TagBudget) -> TextArguments | RejectedCall:
-    """The `<arg_key>`/`<arg_value>` pairs from `position` to the end of the block."""
+def _read_pairs(
+    text: str, position: int, block: TagBlock, budget: TagBudget, tags: _Tags
+) -> TextArguments | RejectedCall:
+    """The key/value pairs from `position` to the end of the block."""
     end = block.body_end
     cut_kind: RejectionKind = "malformed" if block.closed or end < len(text) else "truncated"
     arguments = TextArguments()
-    while (key_start := text.find(_KEY, position, end)) != -1:
+    while (key_start := text.find(tags.key, position, end)) != -1:
         if not budget.take():
             return arguments  # The caller stops reading: the budget is spent.
-        key_end = text.find(_KEY_END, key_start, end)
+        key_end = text.find(tags.key_end, key_start, end)
         if key_end == -1:
-            return RejectedCall(None, arguments, "an <arg_key> is not closed", cut_kind)
-        key = text[key_start + len(_KEY) : key_end].strip()
-        value_start = skip_space(text, key_end + len(_KEY_END), end)
-        if not text.startswith(_VALUE, value_start):
+            return RejectedCall(None, arguments, f"an {tags.key} is not closed", cut_kind)
+        key = text[key_start + len(tags.key) : key_end].strip()
+        value_start = skip_space(text, key_end + len(tags.key_end), end)
+        declared, value_start = _read_type(text, value_start, end, tags)
+        if not text.startswith(tags.value, value_start):
             kind: RejectionKind = cut_kind if value_start == end else "malformed"
-            return RejectedCall(None, arguments, f"argument '{key}' has no <arg_value>", kind)
-        value_start += len(_VALUE)
-        value_end = text.find(_VALUE_END, value_start, end)
+            return RejectedCall(None, arguments, f"argument '{key}' has no {tags.value}", kind)
+        value_start += len(tags.value)
+        value_end = text.find(tags.value_end, value_start, end)
         if value_end == -1:
             return RejectedCall(
                 None, {**arguments, key: text[value_start:end]}, f"the value of '{key}' is not closed", cut_kind
             )
         written = text[value_start:value_end].strip("\r\n")
-        arguments.add(key, written, json_or_text(written))
-        position = value_end + len(_VALUE_END)
+        arguments.add(key, written, tags.decode(written, declared))
+        position = value_end + len(tags.value_end)
     return arguments
+
+
+def _read_type(text: str, position: int, end: int, tags: _Tags) -> tuple[str | None, int]:
+    """The type written before a value (K2 Horizon's typed variant), and where the value tag starts."""
+    if tags.type is None or tags.type_end is None or not text.startswith(tags.type, position):
+        return None, position
+    type_end = text.find(tags.type_end, position, end)
+    if type_end == -1:
+        return None, position  # Read as a value tag that is missing.
+    return text[position + len(tags.type) : type_end].strip(), skip_space(text, type_end + len(tags.type_end), end)
