@@ -161,6 +161,16 @@ ROUND_TWO: dict[str, Any] = {
         )
         + "</ifm|tool_calls>"
     ),
+    "minimax_m3": lambda calls: (
+        "]<]minimax[>[<tool_call>\n"
+        + "".join(
+            f']<]minimax[>[<invoke name="{c.get("name")}">'
+            + _xml_params(c, "]<]minimax[>[<{k}>", "]<]minimax[>[</{k}>")
+            + "]<]minimax[>[</invoke>\n"
+            for c in calls
+        )
+        + "]<]minimax[>[</tool_call>"
+    ),
 }
 
 

@@ -218,6 +218,8 @@ CLOSED_EARLY = {
     "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> more",
     "k2_horizon": "<ifm|tool_calls><ifm|tool_call>a<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v</ifm|arg_value>"
     "</ifm|tool_call></ifm|tool_calls> more",
+    "minimax_m3": ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<k>v]<]minimax[>[</k>'
+    "]<]minimax[>[</invoke>]<]minimax[>[</tool_call> more",
 }
 
 
@@ -241,6 +243,7 @@ EARLY_REASONING = [
     ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
     ("kimi k3's think channel", "<|open|>think<|sep|>Lyon, two days.<|close|>think<|sep|>Hi", "Lyon, two days."),
     ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
+    ("minimax m3's think tag", "<mm:think>Lyon first.</mm:think>Sure", "Lyon first."),
 ]
 
 

@@ -239,6 +239,16 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         )
         + "<|close|>tools<|sep|>"
     ),
+    "minimax_m3": lambda cs: (
+        "]<]minimax[>[<tool_call>\n"
+        + "".join(
+            f']<]minimax[>[<invoke name="{n}">'
+            + "".join(f"]<]minimax[>[<{k}>{xml_value(v)}]<]minimax[>[</{k}>" for k, v in a.items())
+            + "]<]minimax[>[</invoke>\n"
+            for n, a in cs
+        )
+        + "]<]minimax[>[</tool_call>"
+    ),
     "k2_horizon": lambda cs: (
         "<ifm|tool_calls>"
         + "".join(
@@ -253,7 +263,7 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
     ),
 }
 # Formats whose values are kept as the text written when no schema is given (issue 16).
-TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon"}
+TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon", "minimax_m3"}
 SUFFIX_ALLOWED = {
     "envelope",
     "hermes",
@@ -270,6 +280,7 @@ SUFFIX_ALLOWED = {
     "gemma4",
     "kimi_k3",
     "k2_horizon",
+    "minimax_m3",
 }
 
 

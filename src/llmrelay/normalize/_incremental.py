@@ -85,6 +85,7 @@ _CLOSED_BY = {
     "<|eom_id|>": ("llama",),
     "<|close|>tools<|sep|>": ("kimi_k3",),
     "</ifm|tool_calls>": ("k2_horizon",),
+    "]<]minimax[>[</tool_call>": ("minimax_m3",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

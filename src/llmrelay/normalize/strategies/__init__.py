@@ -20,6 +20,7 @@ from .kimi_xtml import KimiK3Xtml
 from .llama import LlamaPythonTag
 from .marker import ToolCallMarker
 from .minicpm import MiniCpmXml
+from .minimax_m3 import MiniMaxM3Xml
 from .mistral import MistralToolCalls
 from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
@@ -52,6 +53,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     CommandRAction(),
     Phi4Functools(),
     # The same <invoke> markup, each with its own rule for values written as text.
+    MiniMaxM3Xml(),
     DeepSeekDsml(),
     MiniMaxXml(),
     DotsXml(),
@@ -107,6 +109,7 @@ __all__ = [
     "LlamaPythonTag",
     "LongCatToolCall",
     "MiniCpmXml",
+    "MiniMaxM3Xml",
     "MiniMaxXml",
     "MistralToolCalls",
     "NemotronToolCall",
