@@ -161,6 +161,16 @@ ROUND_TWO: dict[str, Any] = {
         )
         + "</ifm|tool_calls>"
     ),
+    "hy_v4": lambda calls: (
+        "<think:9f>Let me see.</think:9f><tool_calls:9f>"
+        + "".join(
+            f"<tool_call:9f>{c.get('name')}"
+            + _xml_params(c, "<arg_key:9f>{k}</arg_key:9f><arg_value:9f>", "</arg_value:9f>")
+            + "</tool_call:9f>"
+            for c in calls
+        )
+        + "</tool_calls:9f>"
+    ),
     "minimax_m3": lambda calls: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(

@@ -239,6 +239,19 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         )
         + "<|close|>tools<|sep|>"
     ),
+    "hy_v4": lambda cs: (
+        "<tool_calls:6124c78e>"
+        + "".join(
+            f"<tool_call:6124c78e>{n}"
+            + "".join(
+                f"<arg_key:6124c78e>{k}</arg_key:6124c78e><arg_value:6124c78e>{xml_value(v)}</arg_value:6124c78e>"
+                for k, v in a.items()
+            )
+            + "</tool_call:6124c78e>"
+            for n, a in cs
+        )
+        + "</tool_calls:6124c78e>"
+    ),
     "minimax_m3": lambda cs: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(
@@ -263,7 +276,7 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
     ),
 }
 # Formats whose values are kept as the text written when no schema is given (issue 16).
-TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon", "minimax_m3"}
+TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon", "minimax_m3", "hy_v4"}
 SUFFIX_ALLOWED = {
     "envelope",
     "hermes",
@@ -281,6 +294,7 @@ SUFFIX_ALLOWED = {
     "kimi_k3",
     "k2_horizon",
     "minimax_m3",
+    "hy_v4",
 }
 
 

@@ -144,6 +144,61 @@ K2_HORIZON_CASES = [
 ]
 CASES += K2_HORIZON_CASES
 
+S = ":6124c78e"  # A checkpoint's suffix, as HY-V4 may add to every structural tag.
+HY_ROME = (
+    f"<tool_calls{S}><tool_call{S}>get_weather<arg_key{S}>city</arg_key{S}><arg_value{S}>Rome</arg_value{S}>"
+    f"<arg_key{S}>days</arg_key{S}><arg_value{S}>3</arg_value{S}></tool_call{S}></tool_calls{S}>"
+)
+# Issue 16: Hunyuan HY-V4 (vLLM's hy_v4_tool_parser.py).
+HY_V4_CASES = [
+    Case(
+        "hy-v4 suffixed: reasoning, prose, a call; values stay text without a schema",
+        f"<think{S}>Rome, three days.</think{S}>\nChecking.{HY_ROME}",
+        [("get_weather", {"city": "Rome", "days": "3"})],
+        content="Checking.",
+        reasoning="Rome, three days.",
+        format="hy_v4",
+    ),
+    Case(
+        "hy-v4 suffixed: with a schema, the integer is decoded",
+        HY_ROME,
+        [("get_weather", {"city": "Rome", "days": 3})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+                },
+            }
+        ],
+        format="hy_v4",
+    ),
+    Case(
+        "hy-v4 suffixed: reasoning and a plain answer",
+        f"<think{S}>Nothing to call.</think{S}>\nRome is lovely in May.",
+        content="Rome is lovely in May.",
+        reasoning="Nothing to call.",
+        format="hy_v4",
+        needs_more_work=None,
+    ),
+    Case(
+        "hy-v4 suffixed: cut off inside a value",
+        f"<tool_calls{S}><tool_call{S}>get_weather<arg_key{S}>city</arg_key{S}><arg_value{S}>Ro",
+        rejected=["truncated"],
+        format="hy_v4",
+    ),
+    Case(
+        "hy-v4 unsuffixed: the same markup as GLM, read by it",
+        "<tool_calls>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Rome</arg_value>\n</tool_call>\n"
+        "</tool_calls>",
+        [("get_weather", {"city": "Rome"})],
+        format=G,
+    ),
+    plain("hy-v4: a suffixed tag named in prose", "HY-V4 may write <think:6124c78e> instead of a plain think tag."),
+]
+CASES += HY_V4_CASES
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_glm(case: Case) -> None:
@@ -152,7 +207,11 @@ def test_glm(case: Case) -> None:
 
 @pytest.mark.parametrize(
     ("unit", "format"),
-    [("<tool_call>get_weather\n<arg_key>", G), ("<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>", H)],
+    [
+        ("<tool_call>get_weather\n<arg_key>", G),
+        ("<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>", H),
+        (f"<tool_call{S}>f<arg_key{S}>a</arg_key{S}>", "hy_v4"),
+    ],
 )
 def test_8_mb_of_unclosed_open_tags_is_linear(unit: str, format: str) -> None:
     text = unit * (8_000_000 // len(unit))

@@ -10,7 +10,7 @@ from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
 from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
-from .glm import Glm45ArgKeys, K2HorizonIfm
+from .glm import Glm45ArgKeys, HunyuanV4Suffixed, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
@@ -62,6 +62,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     Qwen3CoderXml(),
     Glm45ArgKeys(),
     K2HorizonIfm(),
+    HunyuanV4Suffixed(),
     MiniCpmXml(),
     Functionary(),
     HermesToolCall(),
@@ -99,6 +100,7 @@ __all__ = [
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "HunyuanV4Suffixed",
     "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",

@@ -25,10 +25,16 @@ optionally typed, inside `<ifm|tool_calls>`; its `json` variant writes one JSON 
 
 Without a schema vLLM keeps an untyped IFM value as the text; a typed one is read as its type says
 (here: `string` and `any` the text, any other type JSON when it parses).
+
+Hunyuan HY-V4 (vLLM's `hy_v4_tool_parser.py`) writes Hunyuan 3's markup without `<tool_sep>`; a
+checkpoint may add its own suffix to every structural tag (`<tool_call:6124c78e>`,
+`<think:6124c78e>`). Unsuffixed, the markup is GLM's and read with GLM's rule; suffixed, it is
+HY-V4's own, whose parser keeps a value as the text when no schema says otherwise.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -93,7 +99,9 @@ class Glm45ArgKeys:
 
     def parse(self, text: str) -> Parsed | None:
         """Read every block; None when no call block holds `<arg_key>` pairs."""
-        tags = self._tags
+        return self._read(text, self._tags)
+
+    def _read(self, text: str, tags: _Tags) -> Parsed | None:
         spans: list[tuple[int, int]] = []
         readings: list[CallReading] = []
         has_pairs, budget = False, TagBudget()
@@ -140,6 +148,55 @@ class K2HorizonIfm(Glm45ArgKeys):
         where = f"in {self._tags.call}"
         json_call = read_json_block(text, block, lambda values: [r for v in values for r in calls_in(v, where)], where)
         return json_call or super()._read_other(text, block)
+
+
+_SUFFIX = re.compile(r"<(?:tool_call|arg_key|think)(:[^\s<>]{1,64})>")
+
+
+class HunyuanV4Suffixed(Glm45ArgKeys):
+    """GLM's pairs in tags with a checkpoint's suffix, `<tool_call:6124c78e>` (Hunyuan HY-V4)."""
+
+    name = "hy_v4"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: a suffixed call, key or reasoning tag may occur."""
+        return "<tool_call:" in text or "<arg_key:" in text or "<think:" in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read the leading reasoning block and every call; None without suffixed markup."""
+        if (found := _SUFFIX.search(text)) is None:
+            return None
+        suffix = found.group(1)
+        reasoning, answer = _suffixed_thought(text, suffix)
+        parsed = self._read(answer, _suffixed_tags(suffix))
+        if parsed is None:
+            if reasoning is None:
+                return None
+            parsed = Parsed(text=answer.strip())
+        parsed.reasoning = reasoning
+        return parsed
+
+
+def _suffixed_tags(suffix: str) -> _Tags:
+    """HY-V4's tags for one checkpoint; without a schema its parser keeps values as the text."""
+    return _Tags(
+        f"<tool_call{suffix}>", f"</tool_call{suffix}>", f"<tool_calls{suffix}>", f"</tool_calls{suffix}>",
+        f"<arg_key{suffix}>", f"</arg_key{suffix}>", f"<arg_value{suffix}>", f"</arg_value{suffix}>",
+        lambda written, _type: written,
+    )  # fmt: skip
+
+
+def _suffixed_thought(text: str, suffix: str) -> tuple[str | None, str]:
+    """The `<think:SUFFIX>` block the answer starts with (to the end when unclosed), and the rest."""
+    opener, closer = f"<think{suffix}>", f"</think{suffix}>"
+    start = skip_space(text, 0)
+    if not text.startswith(opener, start):
+        return None, text
+    body = start + len(opener)
+    end = text.find(closer, body)
+    if end == -1:
+        return text[body:].strip(), ""
+    return text[body:end].strip(), text[end + len(closer) :]
 
 
 def _read_block(text: str, block: TagBlock, budget: TagBudget, tags: _Tags) -> CallReading:
