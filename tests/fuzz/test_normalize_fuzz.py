@@ -171,6 +171,16 @@ ROUND_TWO: dict[str, Any] = {
         )
         + "</tool_calls:9f>"
     ),
+    "gigachat35": lambda calls: (
+        "<｜GCML｜tool_calls>"
+        + "".join(
+            f'<｜GCML｜invoke name="{c.get("name")}">'
+            + _xml_params(c, '<｜GCML｜parameter name="{k}" string="false">', "</｜GCML｜parameter>")
+            + "</｜GCML｜invoke>"
+            for c in calls
+        )
+        + "</｜GCML｜tool_calls></s>"
+    ),
     "minimax_m3": lambda calls: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(

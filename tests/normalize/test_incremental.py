@@ -218,6 +218,8 @@ CLOSED_EARLY = {
     "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> more",
     "k2_horizon": "<ifm|tool_calls><ifm|tool_call>a<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v</ifm|arg_value>"
     "</ifm|tool_call></ifm|tool_calls> more",
+    "gigachat35": '<｜GCML｜tool_calls><｜GCML｜invoke name="a"><｜GCML｜parameter name="k">v</｜GCML｜parameter>'
+    "</｜GCML｜invoke></｜GCML｜tool_calls> more",
     "minimax_m3": ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<k>v]<]minimax[>[</k>'
     "]<]minimax[>[</invoke>]<]minimax[>[</tool_call> more",
 }

@@ -252,6 +252,16 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         )
         + "</tool_calls:6124c78e>"
     ),
+    "gigachat35": lambda cs: (
+        "<｜GCML｜tool_calls>\n"
+        + "".join(
+            f'<｜GCML｜invoke name="{n}">\n'
+            + "".join(f'<｜GCML｜parameter name="{k}">{xml_value(v)}</｜GCML｜parameter>\n' for k, v in a.items())
+            + "</｜GCML｜invoke>\n"
+            for n, a in cs
+        )
+        + "</｜GCML｜tool_calls>"
+    ),
     "minimax_m3": lambda cs: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(
@@ -276,7 +286,7 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
     ),
 }
 # Formats whose values are kept as the text written when no schema is given (issue 16).
-TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon", "minimax_m3", "hy_v4"}
+TEXT_VALUES = {"qwen3_coder", "seed_oss", "k2_horizon", "minimax_m3", "hy_v4", "gigachat35"}
 SUFFIX_ALLOWED = {
     "envelope",
     "hermes",
@@ -295,6 +305,7 @@ SUFFIX_ALLOWED = {
     "k2_horizon",
     "minimax_m3",
     "hy_v4",
+    "gigachat35",
 }
 
 

@@ -86,6 +86,7 @@ _CLOSED_BY = {
     "<|close|>tools<|sep|>": ("kimi_k3",),
     "</ifm|tool_calls>": ("k2_horizon",),
     "]<]minimax[>[</tool_call>": ("minimax_m3",),
+    "</｜GCML｜tool_calls>": ("gigachat35",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

@@ -1,7 +1,7 @@
 """The built-in parsing strategies, one module per family of output formats."""
 
 from .._types import Strategy
-from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, MiniMaxXml, Step3Xml
+from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, GigaChat35Gcml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
@@ -55,6 +55,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # The same <invoke> markup, each with its own rule for values written as text.
     MiniMaxM3Xml(),
     DeepSeekDsml(),
+    GigaChat35Gcml(),
     MiniMaxXml(),
     DotsXml(),
     AnthropicInvoke(),
@@ -95,6 +96,7 @@ __all__ = [
     "FencedJson",
     "Functionary",
     "GemmaFunctionCall",
+    "GigaChat35Gcml",
     "GigaChatFunctionCall",
     "Glm45ArgKeys",
     "GraniteToolCall",

@@ -22,7 +22,9 @@ strategy of its own so the answer says which it was: MiniMax-M2 wraps its invoke
 V3.2 prefixes every tag with `｜DSML｜` (`<｜DSML｜function_calls>`, vLLM's
 `deepseekv32_tool_parser.py`) and says with `string="true|false"` whether a value is text or JSON
 (DeepSeek V4, SGLang's `deepseekv4_detector.py`, wraps them in `<｜DSML｜tool_calls>` and may write
-an invoke's arguments as one JSON object instead)::
+an invoke's arguments as one JSON object instead). GigaChat 3.5 writes DSML's markup under
+`｜GCML｜` in a `<｜GCML｜tool_calls>` wrapper (vLLM's `gigachat35_tool_parser.py`), a value without
+the flag being text::
 
     <｜DSML｜function_calls>
     <｜DSML｜invoke name="get_weather">
@@ -57,8 +59,11 @@ from .._tags import NextOccurrence, json_or_text, parse_tagged_json, to_parsed
 from .._text import join_pieces
 from .._types import CallReading, Parsed, TextArguments
 
-# A namespace prefix, e.g. `minimax:`, or DeepSeek V3.2's `｜DSML｜`; bounded so scans stay linear.
-_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜)?"
+# A namespace prefix, e.g. `minimax:`, DeepSeek V3.2's `｜DSML｜` or GigaChat 3.5's `｜GCML｜`;
+# bounded so scans stay linear.
+_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜|｜GCML｜)?"
+# The wrappers whose values are text unless a `string="false"` says otherwise.
+_TEXT_WRAPPERS = ("minimax:", "｜GCML｜")
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
 # match attempt never runs past the next `<`.
 _TAG = re.compile(rf"<(/?)({_PREFIX})(function_calls|tool_calls?|invoke)\b([^<>]*)>")
@@ -109,6 +114,23 @@ class DeepSeekDsml(AnthropicInvoke):
     def detect(self, text: str) -> bool:
         """Cheap check: a DSML tag may occur."""
         return "｜DSML｜invoke" in text
+
+
+class GigaChat35Gcml(AnthropicInvoke):
+    """GigaChat 3.5's GCML: DSML's markup under `｜GCML｜`, a value text unless `string="false"`."""
+
+    name = "gigachat35"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: a GCML invoke may occur."""
+        return "｜GCML｜invoke" in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read every invoke (vLLM's `gigachat35_tool_parser.py`); the end token `</s>` is markup."""
+        parsed = read_invokes(text, as_text=True)
+        if parsed is not None:
+            parsed.text = parsed.text.removesuffix("</s>").rstrip()
+        return parsed
 
 
 class MiniMaxXml(AnthropicInvoke):
@@ -174,7 +196,7 @@ def read_invokes(text: str, *, as_text: bool = False) -> Parsed | None:
             if closing and previous and previous[0] == "call" and _blank(text, previous[2], tag.start()):
                 spans[-1] = (spans[-1][0], tag.end())
             previous = None if closing else ("open", tag.start(), tag.end())
-            as_text = not closing and tag.group(2) == "minimax:"
+            as_text = not closing and tag.group(2) in _TEXT_WRAPPERS
             wrapped = not closing
             continue
         found = None if closing else _read_invoke(text, tag, finders, as_text=as_text, wrapped=wrapped)
