@@ -115,6 +115,14 @@ CASES = [
     plain("a bare word in an unclosed tag is not a call", "Reply with <tool_call>name and nothing else."),
     # Bodies of the formats ordered before Hermes: not JSON, so never a Hermes attempt.
     plain("Qwen3-Coder body with a phantom name", "<tool_call>\n<function={{ name }}>\n</function>\n</tool_call>"),
+    # Issue 16: Xiaomi MiMo (llama.cpp's xiaomi_mimo format) writes Hermes blocks after its <think>.
+    Case(
+        "mimo: reasoning, then two Hermes blocks",
+        "<think>Two lookups.</think>\n" + WEATHER + "\n" + TIME,
+        [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "UTC"})],
+        reasoning="Two lookups.",
+        format=H,
+    ),
 ]
 
 

@@ -151,6 +151,17 @@ CASES = [
         [("get_weather", {"city": "Paris"})],
         format="functionary",
     ),
+    # Issue 16: MiMo-V2-Flash (vLLM's mimov2_flash_tool_parser.py) writes this same markup, values as text.
+    Case(
+        "mimo v2 flash: a shell command with quotes and && kept as written; reasoning first",
+        "<think>List the files.</think>\nLooking.\n<tool_call>\n<function=execute_bash>\n"
+        '<parameter=command>cd "/tmp" && ls -la</parameter>\n<parameter=timeout>30</parameter>\n'
+        "</function>\n</tool_call>",
+        [("execute_bash", {"command": 'cd "/tmp" && ls -la', "timeout": "30"})],
+        content="Looking.",
+        reasoning="List the files.",
+        format=Q,
+    ),
 ]
 
 
