@@ -199,6 +199,28 @@ HY_V4_CASES = [
 ]
 CASES += HY_V4_CASES
 
+# Issue 16: Ling 3 (vLLM's ling3_tool_parser.py) and poolside Laguna (poolside_v1_tool_parser.py)
+# write GLM-4.7's markup after a <think> block: same family, these rows prove it.
+CASES += [
+    Case(
+        "ling 3: reasoning, then GLM-4.7 pairs with no newline after the name",
+        "<think>Need the forecast.</think>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Hangzhou</arg_value>"
+        "<arg_key>days</arg_key><arg_value>2</arg_value></tool_call>",
+        [("get_weather", {"city": "Hangzhou", "days": 2})],
+        reasoning="Need the forecast.",
+        format=G,
+    ),
+    Case(
+        "poolside laguna: a call with arguments and one without, prose after",
+        "<think>Read, then list.</think>\n<tool_call>read_file<arg_key>path</arg_key><arg_value>src/app.py</arg_value>"
+        "</tool_call><tool_call>list_dir</tool_call>\nReading now.",
+        [("read_file", {"path": "src/app.py"}), ("list_dir", {})],
+        content="Reading now.",
+        reasoning="Read, then list.",
+        format=G,
+    ),
+]
+
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_glm(case: Case) -> None:

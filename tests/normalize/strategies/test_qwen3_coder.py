@@ -151,7 +151,8 @@ CASES = [
         [("get_weather", {"city": "Paris"})],
         format="functionary",
     ),
-    # Issue 16: MiMo-V2-Flash (vLLM's mimov2_flash_tool_parser.py) writes this same markup, values as text.
+    # Issue 16: MiMo-V2-Flash (vLLM's mimov2_flash_tool_parser.py) and MiMo (vllm/parser/mimo.py, a
+    # Qwen3 parser with verbatim values) write this same markup, values as text.
     Case(
         "mimo v2 flash: a shell command with quotes and && kept as written; reasoning first",
         "<think>List the files.</think>\nLooking.\n<tool_call>\n<function=execute_bash>\n"
