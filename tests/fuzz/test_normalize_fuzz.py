@@ -181,6 +181,7 @@ ROUND_TWO: dict[str, Any] = {
         )
         + "</｜GCML｜tool_calls></s>"
     ),
+    "pangu": lambda calls: f"[unused11]{json.dumps(calls)}[unused12]",
     "minimax_m3": lambda calls: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(

@@ -220,6 +220,7 @@ CLOSED_EARLY = {
     "</ifm|tool_call></ifm|tool_calls> more",
     "gigachat35": '<｜GCML｜tool_calls><｜GCML｜invoke name="a"><｜GCML｜parameter name="k">v</｜GCML｜parameter>'
     "</｜GCML｜invoke></｜GCML｜tool_calls> more",
+    "pangu": '[unused11][{"name": "a", "arguments": {}}][unused12] more',
     "minimax_m3": ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<k>v]<]minimax[>[</k>'
     "]<]minimax[>[</invoke>]<]minimax[>[</tool_call> more",
 }

@@ -262,6 +262,7 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         )
         + "</｜GCML｜tool_calls>"
     ),
+    "pangu": lambda cs: f"[unused11]{json.dumps([{'name': n, 'arguments': a} for n, a in cs])}[unused12]",
     "minimax_m3": lambda cs: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(
@@ -306,6 +307,7 @@ SUFFIX_ALLOWED = {
     "minimax_m3",
     "hy_v4",
     "gigachat35",
+    "pangu",
 }
 
 

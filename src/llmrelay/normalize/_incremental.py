@@ -87,6 +87,7 @@ _CLOSED_BY = {
     "</ifm|tool_calls>": ("k2_horizon",),
     "]<]minimax[>[</tool_call>": ("minimax_m3",),
     "</｜GCML｜tool_calls>": ("gigachat35",),
+    "[unused12]": ("pangu",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

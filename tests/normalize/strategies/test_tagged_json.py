@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from llmrelay.normalize.strategies import InternLmAction, LongCatToolCall
+from llmrelay.normalize.strategies import InternLmAction, LongCatToolCall, PanguToolCall
 from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
@@ -74,6 +74,37 @@ CASES = [
     ),
     plain("apertus: the token named in prose", "Apertus opens calls with <|tools_prefix|> then a list."),
     plain("internlm2: the tokens named in prose", "InternLM opens actions with <|action_start|><|plugin|>, then JSON."),
+    # Issue 16: Pangu / openPangu v2 (vLLM's pangu_tool_parser.py, openpangu_v2_tool_parser.py).
+    Case(
+        "pangu: a JSON list in [unused11] tokens, reasoning before it",
+        '<think>Shenzhen weather.</think>\nLet me see.[unused11][{"name": "get_weather", "arguments": '
+        '{"city": "深圳"}}, {"name": "get_time", "arguments": {}}][unused12]',
+        [("get_weather", {"city": "深圳"}), ("get_time", {})],
+        content="Let me see.",
+        reasoning="Shenzhen weather.",
+        format="pangu",
+    ),
+    Case(
+        "openpangu v2: LFM2's tokens, arguments under `parameters`",
+        'Sure.<|tool_call_start|>[{"name": "get_weather", "parameters": {"city": "Xi\'an"}}]<|tool_call_end|>',
+        [("get_weather", {"city": "Xi'an"})],
+        content="Sure.",
+        format="lfm2",
+    ),
+    Case(
+        "pangu: one unreadable item does not hide the next",
+        '[unused11][{"name": "get_time", "arguments": {}}, {"name": 7}][unused12]',
+        [("get_time", {})],
+        rejected=["malformed"],
+        format="pangu",
+    ),
+    Case(
+        "pangu: cut off inside the list",
+        '[unused11][{"name": "get_weather", "arguments": {"city": "Shen',
+        rejected=["truncated"],
+        format="pangu",
+    ),
+    plain("pangu: the token named in prose", "Pangu checkpoints open calls with [unused11] and a JSON list."),
 ]
 
 
@@ -84,9 +115,13 @@ def test_tagged_json(case: Case) -> None:
 
 @pytest.mark.parametrize(
     ("strategy", "unit"),
-    [(LongCatToolCall(), "<longcat_tool_call>{"), (InternLmAction(), "<|action_start|><|plugin|>[")],
+    [
+        (LongCatToolCall(), "<longcat_tool_call>{"),
+        (InternLmAction(), "<|action_start|><|plugin|>["),
+        (PanguToolCall(), "[unused11][{"),
+    ],
 )
-def test_hostile_repetition_is_linear(strategy: LongCatToolCall | InternLmAction, unit: str) -> None:
+def test_hostile_repetition_is_linear(strategy: LongCatToolCall | InternLmAction | PanguToolCall, unit: str) -> None:
     text = unit * (1_000_000 // len(unit))
     started = time.perf_counter()
     strategy.parse(text)

@@ -28,7 +28,7 @@ from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
 from .special_tokens import SpecialTokenSections
-from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall
+from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall, PanguToolCall
 
 # Most specific first: a loose strategy must never see text a strict one can read.
 DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
@@ -72,6 +72,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     LongCatToolCall(),
     InternLmAction(),
     ApertusTools(),
+    PanguToolCall(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -118,6 +119,7 @@ __all__ = [
     "MistralToolCalls",
     "NemotronToolCall",
     "Olmo3FunctionCalls",
+    "PanguToolCall",
     "Phi4Functools",
     "PythonicCalls",
     "Qwen3CoderXml",

@@ -114,7 +114,7 @@ class Glm45ArgKeys:
                 readings.append(reading)
                 end = block.end
             elif (found := self._read_other(text, block)) is not None:
-                has_pairs = has_pairs or self._json_counts
+                has_pairs = has_pairs or self._own_tags
                 readings.extend(found[0])
                 end = found[1]
             else:
@@ -123,7 +123,7 @@ class Glm45ArgKeys:
         return to_parsed(text, spans, readings, budget) if has_pairs else None
 
     _first = "A-Za-z_"
-    _json_counts = False
+    _own_tags = False  # `<tool_call>` is Hermes' too: only blocks with pairs make this reading GLM's.
 
     def _read_other(self, text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:
         """A block without pairs: a bare name is a call without arguments (JSON is Hermes')."""
@@ -138,7 +138,7 @@ class K2HorizonIfm(Glm45ArgKeys):
     name = "k2_horizon"
     _tags = _IFM
     _first = "A-Za-z_{"
-    _json_counts = True  # No other strategy reads JSON in these tags.
+    _own_tags = True  # No other strategy reads these tags: a bare name or JSON is a call.
 
     def detect(self, text: str) -> bool:
         """Cheap check: the IFM call tag occurs."""
@@ -157,6 +157,7 @@ class HunyuanV4Suffixed(Glm45ArgKeys):
     """GLM's pairs in tags with a checkpoint's suffix, `<tool_call:6124c78e>` (Hunyuan HY-V4)."""
 
     name = "hy_v4"
+    _own_tags = True
 
     def detect(self, text: str) -> bool:
         """Cheap check: a suffixed call, key or reasoning tag may occur."""

@@ -1,4 +1,4 @@
-"""JSON calls between a model's own open and close tags: LongCat, InternLM2 and Apertus.
+"""JSON calls between a model's own open and close tags: LongCat, InternLM2, Apertus and Pangu.
 
 LongCat-Flash writes one call object per `<longcat_tool_call>` block, blocks back to back
 (SGLang's `longcat_detector.py`, vLLM's `longcat_tool_parser.py`)::
@@ -17,6 +17,12 @@ Apertus (2509) writes a list of single-key objects, the key the tool's name and 
 arguments (SGLang's `apertus2509_detector.py`, vLLM's `apertus_tool_parser.py`)::
 
     <|tools_prefix|>[{"get_weather": {"city": "Paris"}}, {"get_time": {}}]<|tools_suffix|>
+
+Pangu (vLLM's `pangu_tool_parser.py`, `openpangu_v2_tool_parser.py`) writes a JSON list of calls
+between `<|tool_call_start|>` and `<|tool_call_end|>` (LFM2's tokens, read by `Lfm2ToolCalls`) or,
+in checkpoints without those tokens, between `[unused11]` and `[unused12]`::
+
+    [unused11][{"name": "get_weather", "arguments": {"city": "Paris"}}][unused12]
 
 Read like every tagged-JSON format (see `_tags.parse_tagged_json`): several blocks, a missing
 close tag, lenient JSON, one unreadable block never hiding the others.
@@ -61,6 +67,20 @@ class InternLmAction:
     def parse(self, text: str) -> Parsed | None:
         """Read every action; None when no action holds JSON."""
         return parse_tagged_json(text, "<|action_start|><|plugin|>", "<|action_end|>")
+
+
+class PanguToolCall:
+    """`[unused11][…][unused12]` (Huawei Pangu checkpoints without named tool tokens)."""
+
+    name = "pangu"
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the open token occurs."""
+        return "[unused11]" in text
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read every block; None when no block holds JSON."""
+        return parse_tagged_json(text, "[unused11]", "[unused12]")
 
 
 class ApertusTools:
