@@ -122,6 +122,7 @@ def adversarial_inputs() -> dict[str, str]:
         "100k HY-V4 suffixed keys, unclosed": "<tool_call:9f>f<arg_key:9f>a" * 100_000,
         "30k GCML invokes, unclosed": '<｜GCML｜invoke name="f"><｜GCML｜parameter name="a">' * 30_000,
         "100k Pangu [unused11][{": "[unused11][{" * 100_000,
+        "50k Inkling tool blocks, cut off": "<|content_invoke_tool_json|>{" * 50_000,
         "20k K2 Horizon typed pairs, unclosed": "<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>" * 20_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000

@@ -182,6 +182,12 @@ ROUND_TWO: dict[str, Any] = {
         + "</｜GCML｜tool_calls></s>"
     ),
     "pangu": lambda calls: f"[unused11]{json.dumps(calls)}[unused12]",
+    "inkling": lambda calls: "".join(
+        "<|message_model|><|content_invoke_tool_json|>"
+        + json.dumps({"name": c.get("name"), "args": c.get("arguments")})
+        + "<|end_message|>"
+        for c in calls
+    ),
     "minimax_m3": lambda calls: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(

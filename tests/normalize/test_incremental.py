@@ -221,6 +221,7 @@ CLOSED_EARLY = {
     "gigachat35": '<｜GCML｜tool_calls><｜GCML｜invoke name="a"><｜GCML｜parameter name="k">v</｜GCML｜parameter>'
     "</｜GCML｜invoke></｜GCML｜tool_calls> more",
     "pangu": '[unused11][{"name": "a", "arguments": {}}][unused12] more',
+    "inkling": '<|content_invoke_tool_json|>{"name": "a", "args": {}}<|end_message|> more',
     "minimax_m3": ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<k>v]<]minimax[>[</k>'
     "]<]minimax[>[</invoke>]<]minimax[>[</tool_call> more",
 }
@@ -247,6 +248,7 @@ EARLY_REASONING = [
     ("kimi k3's think channel", "<|open|>think<|sep|>Lyon, two days.<|close|>think<|sep|>Hi", "Lyon, two days."),
     ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
     ("minimax m3's think tag", "<mm:think>Lyon first.</mm:think>Sure", "Lyon first."),
+    ("inkling's thinking block", "<|content_thinking|>Porto.<|end_message|><|content_text|>Hi", "Porto."),
 ]
 
 

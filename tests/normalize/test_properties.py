@@ -263,6 +263,10 @@ RENDERERS: dict[str, Callable[[list[tuple[str, dict[str, Any]]]], str]] = {
         + "</｜GCML｜tool_calls>"
     ),
     "pangu": lambda cs: f"[unused11]{json.dumps([{'name': n, 'arguments': a} for n, a in cs])}[unused12]",
+    "inkling": lambda cs: "".join(
+        f"<|message_model|><|content_invoke_tool_json|>{json.dumps({'name': n, 'args': a})}<|end_message|>"
+        for n, a in cs
+    ),
     "minimax_m3": lambda cs: (
         "]<]minimax[>[<tool_call>\n"
         + "".join(
@@ -308,6 +312,7 @@ SUFFIX_ALLOWED = {
     "hy_v4",
     "gigachat35",
     "pangu",
+    "inkling",
 }
 
 

@@ -88,6 +88,7 @@ _CLOSED_BY = {
     "]<]minimax[>[</tool_call>": ("minimax_m3",),
     "</｜GCML｜tool_calls>": ("gigachat35",),
     "[unused12]": ("pangu",),
+    "<|end_message|>": ("inkling",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

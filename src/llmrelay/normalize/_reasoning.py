@@ -8,12 +8,12 @@ Reasoning models write their chain of thought before the answer, between tags::
 The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed-OSS's
 `<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
 `<|channel>thought` channel, Kimi K3's `<|open|>think<|sep|>` channel, K2 Horizon's
-`<ifm|think>` (and its `_fast`, `_faster` efforts), MiniMax M3's `<mm:think>` and the
-`<thinking>` of Claude-style prompts. As the engines' reasoning parsers read them (vLLM's and
-SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers, llama.cpp's `common/chat.cpp`), only blocks
-at the start of the answer count, one after another; a block never closed is reasoning to the
-end of the answer (the model ran out of tokens while thinking). The same tags later in an
-answer are text the model wrote about them,
+`<ifm|think>` (and its `_fast`, `_faster` efforts), MiniMax M3's `<mm:think>`, Inkling's
+`<|content_thinking|>` block and the `<thinking>` of Claude-style prompts. As the engines'
+reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
+llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
+another; a block never closed is reasoning to the end of the answer (the model ran out of
+tokens while thinking). The same tags later in an answer are text the model wrote about them,
 and stay in the content.
 
 Hunyuan wraps the answer after its reasoning in `<answer>…</answer>`, ERNIE 4.5 in
@@ -45,6 +45,7 @@ _BLOCKS = {
     "<|channel>thought": "<channel|>",
     "<|open|>think<|sep|>": "<|close|>think<|sep|>",
     "<mm:think>": "</mm:think>",  # MiniMax M3.
+    "<|content_thinking|>": "<|end_message|>",  # Inkling.
     "<ifm|think>": "</ifm|think>",  # K2 Horizon: one opener per reasoning effort.
     "<ifm|think_fast>": "</ifm|think_fast>",
     "<ifm|think_faster>": "</ifm|think_faster>",

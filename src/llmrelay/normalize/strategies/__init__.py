@@ -15,6 +15,7 @@ from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
 from .jamba import JambaToolCalls
+from .inkling import InklingBlocks
 from .json_document import JsonDocument, LenientJsonDocument
 from .kimi_xtml import KimiK3Xtml
 from .llama import LlamaPythonTag
@@ -40,6 +41,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     Harmony(),
     # Kimi K3's argument values are raw text that may quote any other format's markup.
     KimiK3Xtml(),
+    # Inkling's JSON tool blocks are typed by special tokens of their own.
+    InklingBlocks(),
     # Step3 writes StepTML invokes inside DeepSeek's tokens: before DeepSeek, which reads JSON there.
     Step3Xml(),
     DeepSeekTokens(),
@@ -104,6 +107,7 @@ __all__ = [
     "Harmony",
     "HermesToolCall",
     "HunyuanV4Suffixed",
+    "InklingBlocks",
     "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",
