@@ -14,8 +14,8 @@ from .glm import Glm45ArgKeys, HunyuanV4Suffixed, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
-from .jamba import JambaToolCalls
 from .inkling import InklingBlocks
+from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
 from .kimi_xtml import KimiK3Xtml
 from .llama import LlamaPythonTag
