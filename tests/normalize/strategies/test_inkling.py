@@ -11,7 +11,7 @@ from tests.conftest import NO_BLOWUP_SECONDS
 
 from ..cases import Case, check, plain
 
-I = "inkling"
+INKLING = "inkling"
 END = "<|end_message|>"
 CALL = '<|message_model|><|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Porto"}}' + END
 PORTO = ("get_weather", {"city": "Porto"})
@@ -23,7 +23,7 @@ CASES = [
         [PORTO],
         content="Looking it up.",
         reasoning="Porto, today.",
-        format=I,
+        format=INKLING,
     ),
     Case(
         "two tool blocks, the second ended by the end-of-sampling token; text after them",
@@ -32,33 +32,33 @@ CASES = [
         + f"<|message_model|><|content_text|>Both requested.{END}",
         [PORTO, ("get_time", {})],
         content="Both requested.",
-        format=I,
+        format=INKLING,
     ),
     Case(
         "the words after <|message_model|> name the message: not content",
         '<|message_model|>assistant<|content_invoke_tool_json|>{"name": "note", "args": {"text": "Olá, São João"}}'
         + END,
         [("note", {"text": "Olá, São João"})],
-        format=I,
+        format=INKLING,
     ),
     Case(
         "raw tool text and tool errors are shown as text",
         f"<|content_tool_error|>The tool timed out.{END}<|content_text|>Retrying later.{END}",
         content="The tool timed out.\nRetrying later.",
-        format=I,
+        format=INKLING,
     ),
     Case(
         "an unreadable tool block does not hide the next",
         '<|content_invoke_tool_json|>{"name": oops}' + END + CALL,
         [PORTO],
         rejected=["malformed"],
-        format=I,
+        format=INKLING,
     ),
     Case(
         "cut off inside a tool block",
         '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Por',
         rejected=["truncated"],
-        format=I,
+        format=INKLING,
     ),
     Case(
         "a call inside a thinking block is not accepted",
@@ -66,7 +66,7 @@ CASES = [
         content="No call needed.",
         reasoning='Maybe <|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Porto"}}',
         rejected=["in_reasoning"],
-        format=I,
+        format=INKLING,
     ),
     plain("a kind token named in prose", "Inkling opens text with <|content_text|> and more words."),
 ]
