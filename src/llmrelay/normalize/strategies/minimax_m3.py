@@ -102,14 +102,15 @@ def _read_wrapper(text: str, block: TagBlock, budget: TagBudget) -> list[CallRea
     name: str | None = None
     stack: list[_Element] = []
     for chunk in text[block.body_start : block.body_end].split(NAMESPACE)[1:]:
-        if not budget.take():
+        # Only the tags of calls spend the budget: layout between invokes is skipped at no cost.
+        if (name is not None or chunk.startswith(_INVOKE)) and not budget.take():
             break
         if chunk.startswith(_INVOKE):
             if name is not None:
                 readings.append(_unclosed(name, stack, "malformed"))
             name, stack = _invoke_name(chunk), [_Element("")]
         elif name is None:
-            continue  # Layout between the invokes.
+            continue  # Layout between the invokes (a stray tag there is not part of any call).
         elif chunk.startswith(_INVOKE_END):
             readings.append(_call(name, stack))
             name = None
