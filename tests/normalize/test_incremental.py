@@ -247,6 +247,7 @@ EARLY_REASONING = [
     ("apriel's words, no end marker", "Here are my reasoning steps:\nA. B.", ""),
     ("kimi k3's think channel", "<|open|>think<|sep|>Lyon, two days.<|close|>think<|sep|>Hi", "Lyon, two days."),
     ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
+    ("k2 horizon's effort tag closed by another", "<ifm|think_fast>plan a</ifm|think>ok", "plan a"),
     ("minimax m3's think tag", "<mm:think>Lyon first.</mm:think>Sure", "Lyon first."),
     ("inkling's thinking block", "<|content_thinking|>Porto.<|end_message|><|content_text|>Hi", "Porto."),
 ]

@@ -51,6 +51,10 @@ _BLOCKS = {
     "<ifm|think_faster>": "</ifm|think_faster>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
+# K2 Horizon opens with its reasoning effort's tag but may close with another effort's (llama.cpp
+# accepts all three close tags): any of them ends the block.
+_IFM_CLOSERS = ("</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>")
+_CLOSERS = {opener: _IFM_CLOSERS if opener.startswith("<ifm|") else (closer,) for opener, closer in _BLOCKS.items()}
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)
 _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile text 200k.
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
@@ -74,7 +78,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         if len(thoughts) >= _MAX_BLOCKS:  # Hostile: the run up to this tag's last close is one thought.
             body, close = position, text.rfind(closer, body)
         else:
-            close = text.find(closer, body)
+            close, closer = _first_close(text, _CLOSERS[found.group()], body)
         if close == -1 and found.group() == APRIEL_REASONING:
             break  # Words any answer may start with: reasoning only once its end marker came.
         if close == -1:  # Never closed: the model stopped while thinking.
@@ -86,6 +90,14 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
     if not thoughts:
         return None, text
     return "\n\n".join(t for t in thoughts if t), _unwrap_answer(text[position:])
+
+
+def _first_close(text: str, closers: tuple[str, ...], start: int) -> tuple[int, str]:
+    """Where the first of `closers` occurs in `text` from `start`, and which one (-1 when none does)."""
+    if len(closers) == 1:
+        return text.find(closers[0], start), closers[0]
+    found = [(at, closer) for closer in closers if (at := text.find(closer, start)) != -1]
+    return min(found) if found else (-1, closers[0])
 
 
 def _unwrap_answer(rest: str) -> str:
@@ -150,8 +162,8 @@ class ReasoningStream:
     def __init__(self) -> None:
         self._head: str | None = ""
         """The answer's start while it may still be an open tag; None once decided."""
-        self._closer: str | None = None
-        """The close tag of the block being streamed; None when not (or no longer) streaming."""
+        self._closer: tuple[str, ...] | None = None
+        """The close tags of the block being streamed; None when not (or no longer) streaming."""
         self._held = ""
         """Text not told yet: blank space, or what may be the start of the close tag."""
         self._started = False
@@ -181,17 +193,18 @@ class ReasoningStream:
         self._head = None
         if found.group() == APRIEL_REASONING:
             return ""  # Reasoning only once its end marker comes (see `split_reasoning`): told at the end.
-        self._closer = _BLOCKS[found.group()]
+        self._closer = _CLOSERS[found.group()]
         return self._body(stripped[found.end() :])
 
     def _body(self, chunk: str) -> str:
         assert self._closer is not None
         text = self._held + chunk
-        close = text.find(self._closer)
+        close, _ = _first_close(text, self._closer, 0)
         if close != -1:
             self._closer = None
             return self._tell(text[:close].rstrip(), "")
-        safe = text[: len(text) - _partial(text, self._closer)].rstrip()  # The close tag may be arriving.
+        arriving = max(_partial(text, closer) for closer in self._closer)  # A close tag may be arriving.
+        safe = text[: len(text) - arriving].rstrip()
         if len(text) - len(safe) > _MAX_HELD:
             self._closer = None  # A long run of blank space: the rest waits for the end.
             return ""

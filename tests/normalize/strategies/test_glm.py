@@ -120,6 +120,13 @@ K2_HORIZON_CASES = [
         format=H,
     ),
     Case(
+        "k2 horizon: the fast effort's reasoning closed with the default tag still ends there",
+        f"<ifm|think_fast>Oslo.</ifm|think>\n<ifm|tool_calls>{IFM_WEATHER}</ifm|tool_calls>",
+        [("get_weather", {"city": "Oslo", "days": "4"})],
+        reasoning="Oslo.",
+        format=H,
+    ),
+    Case(
         "k2 horizon: with a schema, an integer argument is decoded",
         f"<ifm|tool_calls>{IFM_WEATHER}</ifm|tool_calls>",
         [("get_weather", {"city": "Oslo", "days": 4})],
