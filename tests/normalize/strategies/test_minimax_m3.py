@@ -86,6 +86,12 @@ CASES = [
         format=M,
     ),
     Case(
+        "blank space between the namespace token and its tag is layout",
+        f'{N}<tool_call>\n{N} <invoke name="book_train">{N}\n<from>Lyon{N}\n</from>{N} </invoke>\n{N}</tool_call>',
+        [("book_train", {"from": "Lyon"})],
+        format=M,
+    ),
+    Case(
         "reasoning in <mm:think>, then the call",
         "<mm:think>A train from Lyon.</mm:think>\n" + wrapper(TRAIN),
         [LYON_NICE],

@@ -15,7 +15,8 @@ Without a schema vLLM keeps every value as the text written; with one, the schem
 too, through the usual validation). Where the engine, without a schema, reads a tag holding only
 `<item>` tags as `{"item": [...]}`, here it is the list the template wrote it from. A tag repeated
 in an object gathers its values in a list, and text beside child tags is kept under `$text`, as
-the engine does. Reasoning is `<mm:think>…</mm:think>` (see `_reasoning`).
+the engine does. Blank space between the token and its tag is layout, as SGLang's
+`minimax_m3.py` reads it. Reasoning is `<mm:think>…</mm:think>` (see `_reasoning`).
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def _read_wrapper(text: str, block: TagBlock, budget: TagBudget) -> list[CallRea
     readings: list[CallReading] = []
     name: str | None = None
     stack: list[_Element] = []
-    for chunk in text[block.body_start : block.body_end].split(NAMESPACE)[1:]:
+    for written in text[block.body_start : block.body_end].split(NAMESPACE)[1:]:
+        # Blank space between the token and its tag is layout (SGLang's `_normalize_tag_spacing`).
+        chunk = stripped if (stripped := written.lstrip(" \t\r\n")).startswith("<") else written
         # Only the tags of calls spend the budget: layout between invokes is skipped at no cost.
         if (name is not None or chunk.startswith(_INVOKE)) and not budget.take():
             break
