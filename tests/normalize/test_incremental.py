@@ -221,6 +221,8 @@ CLOSED_EARLY = {
     "gigachat35": '<｜GCML｜tool_calls><｜GCML｜invoke name="a"><｜GCML｜parameter name="k">v</｜GCML｜parameter>'
     "</｜GCML｜invoke></｜GCML｜tool_calls> more",
     "pangu": '[unused11][{"name": "a", "arguments": {}}][unused12] more',
+    "hy_v4": "<tool_calls:9f><tool_call:9f>a<arg_key:9f>k</arg_key:9f><arg_value:9f>v</arg_value:9f></tool_call:9f>"
+    "</tool_calls:9f> more",
     "inkling": '<|content_invoke_tool_json|>{"name": "a", "args": {}}<|end_message|> more',
     "minimax_m3": ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="a">]<]minimax[>[<k>v]<]minimax[>[</k>'
     "]<]minimax[>[</invoke>]<]minimax[>[</tool_call> more",

@@ -90,7 +90,9 @@ _CLOSED_BY = {
     "[unused12]": ("pangu",),
     "<|end_message|>": ("inkling",),
 }
-_CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
+# HY-V4's closer carries its checkpoint's suffix (`</tool_calls:6124c78e>`): matched by shape.
+_SUFFIXED_CLOSER = r"</tool_calls:[^\s<>]{1,16}>"
+_CALL_CLOSER = re.compile("|".join([*map(re.escape, _CLOSED_BY), _SUFFIXED_CLOSER]))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
@@ -253,7 +255,7 @@ class IncrementalParser:
         *_, last = _CALL_CLOSER.finditer(window)
         text = "".join(self._chunks)
         so_far = parse_response(text[: len(text) - len(window) + last.end()], self._tools, strict=self._strict)
-        if so_far.format not in _CLOSED_BY[last.group()]:
+        if so_far.format not in _CLOSED_BY.get(last.group(), ("hy_v4",)):
             return []  # The closer is not the one of the format that read the answer: not settled.
         shown = len(self._early_calls)
         if so_far.tool_calls[:shown] != self._early_calls:
