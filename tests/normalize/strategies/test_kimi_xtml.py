@@ -154,6 +154,14 @@ CASES = [
         tools=[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
         format=K,
     ),
+    # As for `</think>` alone (docs/normalizer.md): text before a close marker whose opener was in
+    # the prompt has streamed as text already, so it stays content; the marker goes.
+    Case(
+        "the think opener was in the prompt: the text before its close stays content",
+        "Weighing it.<|close|>think<|sep|><|open|>response<|sep|>Hi there.<|close|>response<|sep|>",
+        content="Weighing it.\nHi there.",
+        format=K,
+    ),
     plain("the tools marker quoted in prose", "K3 opens its calls with <|open|>tools<|sep|> and then a call."),
     plain("the reply marker named mid-sentence", "It wraps text in <|open|>response<|sep|> markers, like that."),
 ]
