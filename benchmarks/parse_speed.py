@@ -102,8 +102,12 @@ def adversarial_inputs() -> dict[str, str]:
         # Issue 16: the formats of round two, and reasoning blocks.
         "200k <think> never closed": "<think>" * 200_000,
         "200k empty <think></think> blocks": "<think></think>" * 200_000,
+        "200k lone </think> close tags": "</think>" * 120_000,
+        "1 MB prose, then a lone </think>": "hmm " * (MB // 4) + "</think>Sunny.",
+        "250k </s> end tokens": "</s>" * 250_000,
         "1 MB thinking, a call inside": "<think>" + "hmm " * (MB // 4) + f"<tool_call>{call}</tool_call></think>",
         "200k LFM2 tool_call_start + [f(": "<|tool_call_start|>[f(" * 50_000,
+        "1 MB LFM2 blocks, quotes nested unescaped": "<|tool_call_start|>[f(a='x'y')]<|tool_call_end|>" * 20_000,
         "100k OLMo 3 <function_calls> lines": "<function_calls>\nf(a=1\n" * 50_000,
         "200k <TOOLCALL>[{": "<TOOLCALL>[{" * 80_000,
         "100k GigaChat headers": "function call<|role_sep|>\n{" * 40_000,

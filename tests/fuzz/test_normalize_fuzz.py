@@ -98,10 +98,23 @@ def _python_call(call: dict[str, Any]) -> str:
     return f"{call.get('name')}({', '.join(f'{k}={v!r}' for k, v in items)})"
 
 
+def _python_call_quotes_unescaped(call: dict[str, Any]) -> str:
+    """A Python call whose string values keep their own quotes unescaped (as models write shell commands)."""
+    arguments = call.get("arguments")
+    items = arguments.items() if isinstance(arguments, dict) else []
+    values = (f"'{v}'" if isinstance(v, str) else repr(v) for _, v in items)
+    return f"{call.get('name')}({', '.join(f'{k}={v}' for (k, _), v in zip(items, values, strict=True))})"
+
+
 # Issue 16: the shapes of the formats added in round two, each with the calls drawn.
 ROUND_TWO: dict[str, Any] = {
     "think": lambda calls: "<think>Let me think.</think>\n" + json.dumps(calls),
+    "lone close tag": lambda calls: "The prompt opened it.\n</think>\n\n" + json.dumps(calls),
+    "end of turn": lambda calls: "".join(f"<tool_call>{json.dumps(c)}</tool_call>" for c in calls) + "<|im_end|>",
     "lfm2": lambda calls: "<|tool_call_start|>[" + ", ".join(map(_python_call, calls)) + "]<|tool_call_end|>",
+    "lfm2 quotes unescaped": lambda calls: (
+        "<|tool_call_start|>[" + ", ".join(map(_python_call_quotes_unescaped, calls)) + "]<|tool_call_end|>"
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),
@@ -180,7 +193,21 @@ def test_every_call_of_an_envelope_is_accepted_or_rejected(calls: list[dict[str,
 # Each unit, repeated, once cost ~1 s or ~60-85 bytes of memory per input byte in the normalizer
 # (nested `{"a":`, runs of `//\n` and `{"`). Their times are rows of benchmarks/parse_speed.py; here,
 # the memory bound and that nothing raises, through parse_response and the stream parser alike.
-HOSTILE_UNITS = ['{"a":', "//\n", '{"', '{"content":', "[", '{"a":[', '"\\', "'", "{'a':", "\u201c", "<tool_call>{"]
+HOSTILE_UNITS = [
+    '{"a":',
+    "//\n",
+    '{"',
+    '{"content":',
+    "[",
+    '{"a":[',
+    '"\\',
+    "'",
+    "{'a':",
+    "\u201c",
+    "<tool_call>{",
+    "</s>",
+    "</think>",
+]
 # Not yet: the lenient loader splits its input into one string object per token (~250 bytes for
 # five characters of `{'a':`), which no regex change removes; see benchmarks/parse_speed.py.
 DENSE_LENIENT = pytest.mark.xfail(strict=True, reason="lenient JSON with a token every few characters: ~50x")

@@ -89,6 +89,13 @@ _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
 far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""
+_SHOWN_WAS_REASONING = (
+    "the streamed events do not match this completion: the text shown while the answer arrived was the "
+    "model's reasoning (its close tag came later, the open tag was in the prompt); the content follows it whole"
+)
+"""An answer that starts inside a reasoning block (`split_reasoning`'s orphan close tag) cannot be
+told apart from prose until its `</think>` arrives: its first words stream as text, as every
+answer's do. Then `finish()` tells the whole reasoning and the whole content, and says so."""
 _CHANGED = (
     "the streamed events do not match this completion: a call shown while the answer arrived is not "
     "read the same from the whole answer (later text changed which format the answer is in)"
@@ -216,7 +223,11 @@ class IncrementalParser:
         events: list[StreamEvent] = []
         if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
             events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
-        if rest := completion.content[sum(map(len, self._emitted)) :]:
+        text_shown = "".join(self._emitted)
+        if not completion.content.startswith(text_shown):  # It was reasoning (see `_SHOWN_WAS_REASONING`).
+            completion = replace(completion, warnings=[*completion.warnings, _SHOWN_WAS_REASONING])
+            text_shown = ""
+        if rest := completion.content[len(text_shown) :]:
             events.append(TextDelta(rest))
         shown = len(self._early_calls)
         if completion.tool_calls[:shown] == self._early_calls:

@@ -12,7 +12,9 @@ reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
 tokens while thinking). The same tags later in an answer are text the model wrote about them,
-and stay in the content.
+and stay in the content. One exception: when the prompt opened the block (DeepSeek R1, Qwen3
+thinking, GLM, MiniMax), the answer starts inside it and only the close tag is written; the
+text before the first close tag is then the reasoning (see `_before_orphan_closer`).
 
 Hunyuan wraps the answer after its reasoning in `<answer>…</answer>`, ERNIE 4.5 in
 `<response>…</response>`: those wrappers are removed. ServiceNow's Apriel thinkers start with
@@ -46,6 +48,12 @@ _BLOCKS = {
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)
 _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile text 200k.
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
+# The close tags that end a block opened in the prompt (see `_before_orphan_closer`); Apriel's and
+# Gemma 4's markers are not among them (their templates do not open the block).
+_ORPHANS = ("</think>", "</seed:think>", "<|END_THINKING|>", "◁/think▷", "</thinking>")
+_ORPHAN = re.compile("|".join(map(re.escape, _ORPHANS)))
+_ORPHAN_HINTS = ("think>", "thinking>", "THINKING|>", "/think▷")  # One is in each orphan close tag.
+_QUOTES = frozenset("`'\"")
 # Wrappers around the answer after the reasoning: Hunyuan's and ERNIE 4.5's.
 _ANSWER_WRAPPERS = (("<answer>", "</answer>"), ("<response>", "</response>"))
 _ANSWER_ENDS = ("<|end|>", "[END FINAL RESPONSE]")  # Apriel's end of answer, and its end token.
@@ -58,7 +66,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
     """
     position = skip_space(text, 0)
     if position == len(text) or text[position] not in _FIRST:
-        return None, text
+        return _before_orphan_closer(text)
     thoughts: list[str] = []
     # Each block's close tag is searched from its own body on, so many blocks cost linear time.
     while (found := _OPENER.match(text, position)) is not None:
@@ -76,8 +84,31 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         thoughts.append(text[body:close].strip())
         position = skip_space(text, close + len(closer))
     if not thoughts:
-        return None, text
+        return _before_orphan_closer(text)
     return "\n\n".join(t for t in thoughts if t), _unwrap_answer(text[position:])
+
+
+def _before_orphan_closer(text: str) -> tuple[str | None, str]:
+    """The reasoning before a close tag whose open tag was in the prompt, and the answer after it.
+
+    DeepSeek R1, Qwen3's thinking models, GLM and MiniMax end their prompt with `<think>`: the
+    answer starts inside the block and only `</think>` is written (vLLM's Qwen3 and DeepSeek R1
+    reasoning parsers read the text before it as reasoning). A close tag counts when nothing
+    before it opens a block and it is not quoted (`` `</think>` `` in prose about the tag).
+    """
+    if not may_close_reasoning(text):
+        return None, text  # The common case, a few scans in C.
+    found = _ORPHAN.search(text)
+    if found is None or _OPENER.search(text, 0, found.start()) is not None:
+        return None, text
+    if text[found.start() - 1 : found.start()] in _QUOTES or text[found.end() : found.end() + 1] in _QUOTES:
+        return None, text
+    return text[: found.start()].strip(), _unwrap_answer(text[skip_space(text, found.end()) :])
+
+
+def may_close_reasoning(text: str) -> bool:
+    """Whether `text` may hold a close tag of reasoning (a cheap check before `split_reasoning`)."""
+    return any(hint in text for hint in _ORPHAN_HINTS)
 
 
 def _unwrap_answer(rest: str) -> str:
