@@ -119,6 +119,8 @@ def adversarial_inputs() -> dict[str, str]:
         "200k Apriel markers": "Here are my reasoning steps:\n[BEGIN FINAL RESPONSE]" * 20_000,
         "100k Gemma 4 calls, strings unclosed": '<|tool_call>call:f{a:<|"|>' * 40_000,
         "100k MiniCPM5 functions, unclosed": '<function name="f"><param name="a">' * 30_000,
+        # Round three.
+        "100k CWM <tool: blocks, unclosed": "<tool: function>\nterminal ls\n" * 30_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

@@ -115,6 +115,9 @@ ROUND_TWO: dict[str, Any] = {
     "lfm2 quotes unescaped": lambda calls: (
         "<|tool_call_start|>[" + ", ".join(map(_python_call_quotes_unescaped, calls)) + "]<|tool_call_end|>"
     ),
+    "cwm": lambda calls: "".join(
+        f"<tool: function>\n{c.get('name')} {json.dumps(c.get('arguments'))}\n</tool>\n" for c in calls
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

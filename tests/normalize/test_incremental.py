@@ -230,6 +230,8 @@ CLOSED_EARLY = {
     "<｜tool_call_end｜><｜tool_calls_end｜> more",
     "glm": "<tool_calls>\n<tool_call>a<tool_sep>\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>\n"
     "</tool_calls> more",
+    # Round three.
+    "cwm": "<tool: function>\nterminal ls\n</tool> more",
 }
 
 

@@ -83,6 +83,7 @@ _CLOSED_BY = {
     "<｜tool▁calls▁end｜>": ("deepseek",),
     "<|call|>": ("harmony",),
     "<|eom_id|>": ("llama",),
+    "</tool>": ("cwm",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.

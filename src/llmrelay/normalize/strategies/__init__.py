@@ -3,6 +3,7 @@
 from .._types import Strategy
 from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
+from .cwm import CwmToolBlock
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
 from .fenced_json import FencedJson
@@ -64,6 +65,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     LongCatToolCall(),
     InternLmAction(),
     ApertusTools(),
+    # Issue 16, round three: markup of their own, unambiguous delimiters.
+    CwmToolBlock(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -81,6 +84,7 @@ __all__ = [
     "AnthropicInvoke",
     "ApertusTools",
     "CommandRAction",
+    "CwmToolBlock",
     "DeepSeekDsml",
     "DeepSeekTokens",
     "DotsXml",
