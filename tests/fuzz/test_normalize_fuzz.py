@@ -118,6 +118,12 @@ ROUND_TWO: dict[str, Any] = {
     "cwm": lambda calls: "".join(
         f"<tool: function>\n{c.get('name')} {json.dumps(c.get('arguments'))}\n</tool>\n" for c in calls
     ),
+    "plamo": lambda calls: "".join(
+        f"<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{c.get('name')}"
+        f"<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{json.dumps(c.get('arguments'))}"
+        "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>"
+        for c in calls
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

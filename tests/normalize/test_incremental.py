@@ -232,6 +232,8 @@ CLOSED_EARLY = {
     "</tool_calls> more",
     # Round three.
     "cwm": "<tool: function>\nterminal ls\n</tool> more",
+    "plamo": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>"
+    "<|plamo:begin_tool_arguments:plamo|>{}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|> more",
 }
 
 

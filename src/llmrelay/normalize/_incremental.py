@@ -84,9 +84,10 @@ _CLOSED_BY = {
     "<|call|>": ("harmony",),
     "<|eom_id|>": ("llama",),
     "</tool>": ("cwm",),
+    "<|plamo:end_tool_request:plamo|>": ("plamo",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
-_CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.
+_CLOSER_OVERLAP = max(map(len, _CLOSED_BY))  # A closer split across chunks is still found.
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
 far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""

@@ -7,7 +7,8 @@ Reasoning models write their chain of thought before the answer, between tags::
 
 The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed-OSS's
 `<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
-`<|channel>thought` channel and the `<thinking>` of Claude-style prompts. As the engines'
+`<|channel>thought` channel, PLaMo 3's `<|plamo:begin_think:plamo|>` and the `<thinking>` of
+Claude-style prompts. As the engines'
 reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
@@ -32,6 +33,7 @@ from collections.abc import Iterable
 
 from .._envelope import RejectedCall
 from ._text import skip_space
+from ._turn_end import turn_end_tail
 from ._types import Strategy
 
 APRIEL_REASONING = "Here are my reasoning steps:"
@@ -43,6 +45,7 @@ _BLOCKS = {
     "◁think▷": "◁/think▷",
     "<thinking>": "</thinking>",
     "<|channel>thought": "<channel|>",
+    "<|plamo:begin_think:plamo|>": "<|plamo:end_think:plamo|>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)
@@ -50,9 +53,9 @@ _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile t
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
 # The close tags that end a block opened in the prompt (see `_before_orphan_closer`); Apriel's and
 # Gemma 4's markers are not among them (their templates do not open the block).
-_ORPHANS = ("</think>", "</seed:think>", "<|END_THINKING|>", "◁/think▷", "</thinking>")
+_ORPHANS = ("</think>", "</seed:think>", "<|END_THINKING|>", "◁/think▷", "</thinking>", "<|plamo:end_think:plamo|>")
 _ORPHAN = re.compile("|".join(map(re.escape, _ORPHANS)))
-_ORPHAN_HINTS = ("think>", "thinking>", "THINKING|>", "/think▷")  # One is in each orphan close tag.
+_ORPHAN_HINTS = ("think>", "thinking>", "THINKING|>", "/think▷", "end_think")  # One is in each orphan close tag.
 _QUOTES = frozenset("`'\"")
 # Wrappers around the answer after the reasoning: Hunyuan's and ERNIE 4.5's.
 _ANSWER_WRAPPERS = (("<answer>", "</answer>"), ("<response>", "</response>"))
@@ -214,7 +217,8 @@ class ReasoningStream:
         if close != -1:
             self._closer = None
             return self._tell(text[:close].rstrip(), "")
-        safe = text[: len(text) - _partial(text, self._closer)].rstrip()  # The close tag may be arriving.
+        # The close tag may be arriving, or end-of-turn tokens (the answer may end inside the block).
+        safe = text[: len(text) - max(_partial(text, self._closer), turn_end_tail(text))].rstrip()
         if len(text) - len(safe) > _MAX_HELD:
             self._closer = None  # A long run of blank space: the rest waits for the end.
             return ""

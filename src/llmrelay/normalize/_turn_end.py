@@ -37,6 +37,7 @@ TURN_END_TOKENS = (
     "<|endofturn|>",  # HyperCLOVA X
     "<|eos|>",  # Hunyuan
     "<seed:eos>",  # Seed-OSS
+    "<|plamo:tag|>",  # PLaMo 3
     "<|user|>",  # GLM stops where the next user turn would start
     "<|observation|>",  # GLM stops where a tool's result would start
 )
@@ -60,3 +61,18 @@ def without_turn_end(text: str) -> str:
             end = len(text[:end].rstrip())
         found += 1
     return text[:end] if found else text
+
+
+_LONGEST = max(map(len, TURN_END_TOKENS))
+
+
+def turn_end_tail(text: str) -> int:
+    """How many characters `text` ends with that may be end-of-turn tokens, whole or still arriving.
+
+    What a stream holds back: the answer may end there, and then they are not part of it.
+    """
+    kept = without_turn_end(text)
+    start = kept.rfind("<", max(0, len(kept) - _LONGEST))
+    if start != -1 and any(token.startswith(kept[start:]) for token in TURN_END_TOKENS):
+        kept = kept[:start]
+    return len(text) - len(kept)

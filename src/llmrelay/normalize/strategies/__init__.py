@@ -23,6 +23,7 @@ from .minicpm import MiniCpmXml
 from .mistral import MistralToolCalls
 from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
+from .plamo import PlamoToolRequests
 from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
@@ -67,6 +68,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     ApertusTools(),
     # Issue 16, round three: markup of their own, unambiguous delimiters.
     CwmToolBlock(),
+    PlamoToolRequests(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -110,6 +112,7 @@ __all__ = [
     "NemotronToolCall",
     "Olmo3FunctionCalls",
     "Phi4Functools",
+    "PlamoToolRequests",
     "PythonicCalls",
     "Qwen3CoderXml",
     "SeedOssXml",
