@@ -123,6 +123,8 @@ def adversarial_inputs() -> dict[str, str]:
         "100k CWM <tool: blocks, unclosed": "<tool: function>\nterminal ls\n" * 30_000,
         "100k PLaMo 3 requests, names unclosed": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f"
         * 15_000,
+        "100k Solar Open 2 arguments, values unclosed": "<|tool_call:start|>f\n"
+        + "<|tool_arg:start|>a<|tool_arg:value|>" * 25_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

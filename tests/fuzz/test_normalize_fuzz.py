@@ -124,6 +124,12 @@ ROUND_TWO: dict[str, Any] = {
         "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>"
         for c in calls
     ),
+    "solar_open": lambda calls: "".join(
+        f"<|tool_call:start|>{c.get('name')}\n"
+        + _xml_params(c, "<|tool_arg:start|>{k}<|tool_arg:value|>", "<|tool_arg:end|>")
+        + "<|tool_call:end|>"
+        for c in calls
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

@@ -85,6 +85,7 @@ _CLOSED_BY = {
     "<|eom_id|>": ("llama",),
     "</tool>": ("cwm",),
     "<|plamo:end_tool_request:plamo|>": ("plamo",),
+    "<|tool_call:end|>": ("solar_open",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = max(map(len, _CLOSED_BY))  # A closer split across chunks is still found.

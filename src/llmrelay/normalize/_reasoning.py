@@ -7,8 +7,8 @@ Reasoning models write their chain of thought before the answer, between tags::
 
 The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed-OSS's
 `<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
-`<|channel>thought` channel, PLaMo 3's `<|plamo:begin_think:plamo|>` and the `<thinking>` of
-Claude-style prompts. As the engines'
+`<|channel>thought` channel, PLaMo 3's `<|plamo:begin_think:plamo|>`, Solar Open 2's
+`<|think:start|>` and the `<thinking>` of Claude-style prompts. As the engines'
 reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
@@ -46,6 +46,7 @@ _BLOCKS = {
     "<thinking>": "</thinking>",
     "<|channel>thought": "<channel|>",
     "<|plamo:begin_think:plamo|>": "<|plamo:end_think:plamo|>",
+    "<|think:start|>": "<|think:end|>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)
@@ -53,9 +54,24 @@ _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile t
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
 # The close tags that end a block opened in the prompt (see `_before_orphan_closer`); Apriel's and
 # Gemma 4's markers are not among them (their templates do not open the block).
-_ORPHANS = ("</think>", "</seed:think>", "<|END_THINKING|>", "◁/think▷", "</thinking>", "<|plamo:end_think:plamo|>")
+_ORPHANS = (
+    "</think>",
+    "</seed:think>",
+    "<|END_THINKING|>",
+    "◁/think▷",
+    "</thinking>",
+    "<|plamo:end_think:plamo|>",
+    "<|think:end|>",
+)
 _ORPHAN = re.compile("|".join(map(re.escape, _ORPHANS)))
-_ORPHAN_HINTS = ("think>", "thinking>", "THINKING|>", "/think▷", "end_think")  # One is in each orphan close tag.
+_ORPHAN_HINTS = (
+    "think>",
+    "thinking>",
+    "THINKING|>",
+    "/think▷",
+    "end_think",
+    "think:end",
+)  # One is in each orphan close tag.
 _QUOTES = frozenset("`'\"")
 # Wrappers around the answer after the reasoning: Hunyuan's and ERNIE 4.5's.
 _ANSWER_WRAPPERS = (("<answer>", "</answer>"), ("<response>", "</response>"))

@@ -27,6 +27,7 @@ from .plamo import PlamoToolRequests
 from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
+from .solar_open import SolarOpenToolCall
 from .special_tokens import SpecialTokenSections
 from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall
 
@@ -69,6 +70,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     # Issue 16, round three: markup of their own, unambiguous delimiters.
     CwmToolBlock(),
     PlamoToolRequests(),
+    SolarOpenToolCall(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -116,6 +118,7 @@ __all__ = [
     "PythonicCalls",
     "Qwen3CoderXml",
     "SeedOssXml",
+    "SolarOpenToolCall",
     "SpecialTokenSections",
     "Step3Xml",
     "ToolCallMarker",
