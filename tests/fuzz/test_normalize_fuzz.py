@@ -130,6 +130,12 @@ ROUND_TWO: dict[str, Any] = {
         + "<|tool_call:end|>"
         for c in calls
     ),
+    "iquest_coder_v2": lambda calls: "".join(
+        f"<iquestcoder_tool_call>{c.get('name')}"
+        + _xml_params(c, "<arg_key>{k}</arg_key><arg_value>", "</arg_value>")
+        + "</iquestcoder_tool_call>"
+        for c in calls
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

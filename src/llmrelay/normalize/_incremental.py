@@ -86,6 +86,7 @@ _CLOSED_BY = {
     "</tool>": ("cwm",),
     "<|plamo:end_tool_request:plamo|>": ("plamo",),
     "<|tool_call:end|>": ("solar_open",),
+    "</iquestcoder_tool_call>": ("iquest_coder_v2",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = max(map(len, _CLOSED_BY))  # A closer split across chunks is still found.

@@ -11,7 +11,7 @@ from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
 from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
-from .glm import Glm45ArgKeys
+from .glm import Glm45ArgKeys, IQuestCoderV2ArgKeys
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
@@ -71,6 +71,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     CwmToolBlock(),
     PlamoToolRequests(),
     SolarOpenToolCall(),
+    IQuestCoderV2ArgKeys(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -101,6 +102,7 @@ __all__ = [
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "IQuestCoderV2ArgKeys",
     "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",

@@ -12,9 +12,12 @@
 The shape is the one the GLM-4.5 chat template writes (strings as they are, other values as
 JSON) and vLLM's `tool_parsers/glm4_moe_tool_parser.py` reads: the name runs to the first
 newline or `<arg_key>` (GLM-4.7 writes no newline). Hunyuan 3 (vLLM's `hy_v3_tool_parser.py`)
-writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`.
+writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`;
+iQuest Coder V2 wraps them in `<iquestcoder_tool_call>`. Spark3 and HyperCLOVA X SEED Think
+write GLM's markup as it is.
 vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
-string itself otherwise. A block holding only
+string itself otherwise (as vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3
+reader keeps the string). A block holding only
 a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
 """
 
@@ -36,6 +39,10 @@ class Glm45ArgKeys:
     """`<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>` (GLM-4.5 and later)."""
 
     name = "glm"
+    _open, _close = "<tool_call>", "</tool_call>"
+    _names_alone = False
+    """Whether blocks holding only a name are this format without any pairs (in `<tool_call>`
+    they may be Hermes' or another format's, so it takes one block with pairs)."""
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `<arg_key>` tag occurs."""
@@ -46,7 +53,7 @@ class Glm45ArgKeys:
         spans: list[tuple[int, int]] = []
         readings: list[CallReading] = []
         has_pairs, budget = False, TagBudget()
-        for block in tag_blocks(text, "<tool_call>", "</tool_call>", "A-Za-z_", budget):
+        for block in tag_blocks(text, self._open, self._close, "A-Za-z_", budget):
             if text.find(_KEY, block.body_start, block.body_end) != -1:
                 reading = _read_block(text, block, budget)
                 if budget.exhausted:
@@ -58,7 +65,19 @@ class Glm45ArgKeys:
             else:
                 continue
             spans.append(widen(text, block.start, block.end, "<tool_calls>", "</tool_calls>"))
-        return to_parsed(text, spans, readings, budget) if has_pairs else None
+        return to_parsed(text, spans, readings, budget) if has_pairs or (self._names_alone and readings) else None
+
+
+class IQuestCoderV2ArgKeys(Glm45ArgKeys):
+    """The same pairs in `<iquestcoder_tool_call>` blocks (iQuest Coder V2, vLLM's `iquest_coder_v2_tool_parser.py`)."""
+
+    name = "iquest_coder_v2"
+    _open, _close = "<iquestcoder_tool_call>", "</iquestcoder_tool_call>"
+    _names_alone = True
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the open tag occurs (a call without arguments has no `<arg_key>`)."""
+        return self._open in text
 
 
 def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
