@@ -209,6 +209,12 @@ EARLY = [
     ("a first line that is one word, then prose", "Sure\nHello there friend", "Sure\nHello there"),
     ("Harmony's assistant header", "assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>", ""),
     ("a first word and more on its line", "Hello there friend", "Hello there"),
+    (
+        "prose before RWKV's marker",
+        'Sure thing.\n**Tool Call:**\n```json\n{"name": "f", "arguments": {}}\n```',
+        "Sure thing.",
+    ),
+    ("a bold word that is no marker", "A **Tool of choice** is here.", "A **Tool of choice** is"),
 ]
 
 

@@ -20,7 +20,7 @@ the prose before its first piece of markup, trimmed, at the head of the content,
 without markup comes back unchanged. So prose streams word by word (a word once the space after
 it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
 or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`). From there on, text waits for `finish()`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`, `**Tool Call:**`). From there on, text waits for `finish()`,
 which emits the rest of the content and the calls not shown yet. The start of an answer is held back where it
 could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
 `[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
@@ -51,10 +51,11 @@ from ._registry import registered_strategies
 
 # Where markup of a built-in format may start: after one, nothing is certain until the end.
 # `<` covers every tag and special token, `>` Functionary's `>>>`, `{` tool-shaped JSON in prose.
-_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call")
-_OVERLAP = 12  # len("function call") - 1: a trigger split across chunks is still found.
-# A last word that may be the start of a two-word trigger: held back until the next word came.
-_HELD_WORD = "function"
+_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call|\*\*Tool Call:\*\*")
+_OVERLAP = 13  # len("**Tool Call:**") - 1: a trigger split across chunks is still found.
+# A last word that may be the start of a two-word trigger: held back until the next word came
+# (GigaChat's `function call<|role_sep|>`, RWKV's `**Tool Call:**`).
+_HELD_WORDS = ("function", "**Tool")
 _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
@@ -287,8 +288,8 @@ class IncrementalParser:
             return []  # Still inside a word: nothing new is certain.
         pending = "".join(self._pending)
         words = _complete_words(pending)
-        if words.endswith(_HELD_WORD):  # GigaChat's `function call<|role_sep|>` may be starting.
-            words = _complete_words(words[: -len(_HELD_WORD)] + " ")
+        if held := next((w for w in _HELD_WORDS if words.endswith(w)), None):  # A two-word trigger may be starting.
+            words = _complete_words(words[: -len(held)] + " ")
         self._pending = [pending[len(words) :]]
         return self._emit(words)
 
