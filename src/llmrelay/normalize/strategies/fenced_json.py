@@ -21,8 +21,8 @@ from __future__ import annotations
 from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._fences import Fence, iter_fences
-from .._tags import opened_before
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._tags import opened_before
 from .._text import content_around, cut_spans
 from .._types import Parsed
 
