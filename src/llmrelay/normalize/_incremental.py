@@ -23,8 +23,8 @@ or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code f
 `Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`, `**Tool Call:**`). From there on,
 text waits for `finish()`, which emits the rest of the content and the calls not shown yet. The
 start of an answer is held back where it could still be markup: leading blank space (a found call
-would trim it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
-a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
+would trim it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams
+instead: see `_envelope_stream`), a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
 header, GigaChat's `function call` header and Apriel's reasoning marker. The reasoning block an
 answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never as text. With a
 user-registered strategy, whose markup is unknown, nothing streams before
