@@ -17,17 +17,17 @@ still change: markup written later (another tool-call format, a truncated envelo
 tool-shaped `{…}` in the prose) decides whether earlier text is content, markup, or kept as
 written. What is certain early is the plain prose an answer starts with: every strategy keeps
 the prose before its first piece of markup, trimmed, at the head of the content, and an answer
-without markup comes back unchanged. So prose streams word by word (a word once the space after
-it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
-or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`, `**Tool Call:**`). From there on,
-text waits for `finish()`, which emits the rest of the content and the calls not shown yet. The
-start of an answer is held back where it could still be markup: leading blank space (a found call
-would trim it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams
-instead: see `_envelope_stream`), a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
-header, GigaChat's `function call` header and Apriel's reasoning marker. The reasoning block an
-answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never as text. With a
-user-registered strategy, whose markup is unknown, nothing streams before
+without markup comes back unchanged. So prose streams word by word (a word once the space after it
+arrived, since a trigger may still be forming in it) until the first *trigger*: a character or word
+any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`, `**Tool Call:**`). From there on, text
+waits for `finish()`, which emits the rest of the content and the calls not shown yet. The start of
+an answer is held back where it could still be markup: leading blank space (a found call would trim
+it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams instead: see
+`_envelope_stream`), a Functionary recipient line (`all`, or a name followed by JSON), Harmony's
+`assistant to=…` header, GigaChat's `function call` header and Apriel's reasoning marker. The
+reasoning block an answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never
+as text. With a user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
 
 Cost: each chunk is scanned once (with a few characters of overlap for triggers split across
