@@ -137,6 +137,9 @@ ROUND_TWO: dict[str, Any] = {
         for c in calls
     ),
     "rwkv": lambda calls: "".join(f"**Tool Call:**\n```json\n{json.dumps(c)}\n```\n" for c in calls),
+    "hyperclovax": lambda calls: (
+        f"/think\nHmm.<|im_end|>\n<|im_start|>assistant -> tool/function_call\n{json.dumps(calls)}"
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

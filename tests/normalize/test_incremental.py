@@ -238,6 +238,7 @@ CLOSED_EARLY = {
     "</tool_calls> more",
     # Round three.
     "cwm": "<tool: function>\nterminal ls\n</tool> more",
+    "hyperclovax": ' -> tool/function_call\n[{"name": "a", "arguments": {}}]<|im_end|> more',
     "iquest_coder_v2": "<iquestcoder_tool_call>a<arg_key>k</arg_key><arg_value>v</arg_value></iquestcoder_tool_call> more",
     "solar_open": "<|tool_call:start|>a\n<|tool_arg:start|>k<|tool_arg:value|>v<|tool_arg:end|><|tool_call:end|> more",
     "plamo": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>"

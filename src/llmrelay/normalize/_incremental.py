@@ -25,7 +25,7 @@ waits for `finish()`, which emits the rest of the content and the calls not show
 an answer is held back where it could still be markup: leading blank space (a found call would trim
 it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams instead: see
 `_envelope_stream`), a Functionary recipient line (`all`, or a name followed by JSON), Harmony's
-`assistant to=…` header, GigaChat's `function call` header and Apriel's reasoning marker. The
+`assistant to=…` header, GigaChat's `function call` header and Apriel's and HyperCLOVA X's reasoning markers. The
 reasoning block an answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never
 as text. With a user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
@@ -59,6 +59,7 @@ _HELD_WORDS = ("function", "**Tool")
 _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
+_REASONING_MARKERS = (APRIEL_REASONING, "/think\n")  # Unmarked reasoning starts (see `_head_verdict`).
 _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the names are shorter).
 # Where a whole tool-call construct has just closed, and the formats that close it so: only outer
 # closers (an inner one, like `</invoke>` before `</function_calls>`, leaves the construct open).
@@ -88,6 +89,7 @@ _CLOSED_BY = {
     "<|plamo:end_tool_request:plamo|>": ("plamo",),
     "<|tool_call:end|>": ("solar_open",),
     "</iquestcoder_tool_call>": ("iquest_coder_v2",),
+    "<|im_end|>": ("hyperclovax",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = max(map(len, _CLOSED_BY))  # A closer split across chunks is still found.
@@ -329,9 +331,10 @@ def _head_verdict(head: str) -> bool | None:
     """Whether an answer starting with `head` may stream its prose: True, False, or None (undecided)."""
     if head[:1].isspace() or head[:1] in "{[":
         return False  # Trimmed if a call is found, or a JSON document: known only at the end.
-    if APRIEL_REASONING.startswith(head[: len(APRIEL_REASONING)]):
-        # Apriel's reasoning starts with these words: its text is reasoning, not content.
-        return None if len(head) < len(APRIEL_REASONING) else False
+    for marker in _REASONING_MARKERS:
+        if marker.startswith(head[: len(marker)]):
+            # Apriel's and HyperCLOVA X's reasoning start with these words: reasoning, not content.
+            return None if len(head) < len(marker) else False
     name = _FIRST_LINE_NAME.match(head)
     if name is None:
         return True

@@ -35,6 +35,7 @@ TURN_END_TOKENS = (
     "<|end_of_turn|>",
     "<|EOT|>",  # DeepSeek Coder
     "<|endofturn|>",  # HyperCLOVA X
+    "<|stop|>",  # HyperCLOVA X
     "<|eos|>",  # Hunyuan
     "<seed:eos>",  # Seed-OSS
     "<|plamo:tag|>",  # PLaMo 3

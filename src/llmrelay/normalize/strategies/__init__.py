@@ -15,6 +15,7 @@ from .glm import Glm45ArgKeys, IQuestCoderV2ArgKeys
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
+from .hyperclovax import HyperClovaXFunctionCall
 from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
 from .llama import LlamaPythonTag
@@ -72,6 +73,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     PlamoToolRequests(),
     SolarOpenToolCall(),
     IQuestCoderV2ArgKeys(),
+    HyperClovaXFunctionCall(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -102,6 +104,7 @@ __all__ = [
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "HyperClovaXFunctionCall",
     "IQuestCoderV2ArgKeys",
     "InternLmAction",
     "JambaToolCalls",
