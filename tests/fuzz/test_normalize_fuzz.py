@@ -140,6 +140,16 @@ ROUND_TWO: dict[str, Any] = {
     "hyperclovax": lambda calls: (
         f"/think\nHmm.<|im_end|>\n<|im_start|>assistant -> tool/function_call\n{json.dumps(calls)}"
     ),
+    "muse_glimmer": lambda calls: (
+        " to=self<|message|>Plan.<|eom|>"
+        + "".join(
+            f"<|start|>assistant to={c.get('name')}<|message|><atem:function_calls>"
+            f'<atem:invoke name="{c.get("name")}">'
+            + _xml_params(c, '<atem:parameter name="{k}">', "</atem:parameter>")
+            + "</atem:invoke></atem:function_calls><|eom|>"
+            for c in calls
+        )
+    ),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),

@@ -238,6 +238,8 @@ CLOSED_EARLY = {
     "</tool_calls> more",
     # Round three.
     "cwm": "<tool: function>\nterminal ls\n</tool> more",
+    "muse_glimmer": " to=self<|message|>x<|eom|><|start|>assistant to=a<|message|><atem:function_calls>"
+    '<atem:invoke name="a"></atem:invoke></atem:function_calls><|eom|> more',
     "hyperclovax": ' -> tool/function_call\n[{"name": "a", "arguments": {}}]<|im_end|> more',
     "iquest_coder_v2": "<iquestcoder_tool_call>a<arg_key>k</arg_key><arg_value>v</arg_value></iquestcoder_tool_call> more",
     "solar_open": "<|tool_call:start|>a\n<|tool_arg:start|>k<|tool_arg:value|>v<|tool_arg:end|><|tool_call:end|> more",

@@ -90,6 +90,7 @@ _CLOSED_BY = {
     "<|tool_call:end|>": ("solar_open",),
     "</iquestcoder_tool_call>": ("iquest_coder_v2",),
     "<|im_end|>": ("hyperclovax",),
+    "</atem:function_calls>": ("muse_glimmer",),
 }
 _CALL_CLOSER = re.compile("|".join(map(re.escape, _CLOSED_BY)))
 _CLOSER_OVERLAP = max(map(len, _CLOSED_BY))  # A closer split across chunks is still found.

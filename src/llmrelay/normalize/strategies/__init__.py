@@ -22,6 +22,7 @@ from .llama import LlamaPythonTag
 from .marker import ToolCallMarker
 from .minicpm import MiniCpmXml
 from .mistral import MistralToolCalls
+from .muse_glimmer import MuseGlimmerMessages
 from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
 from .plamo import PlamoToolRequests
@@ -39,6 +40,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     JsonDocument(),
     # Special tokens and model-specific markup: unambiguous delimiters, nested formats before
     # the formats that wrap them (Qwen3-Coder and GLM bodies sit inside Hermes' <tool_call>).
+    # MuseGlimmer frames its messages with harmony's `<|message|>` (no `<|channel|>`): before it.
+    MuseGlimmerMessages(),
     Harmony(),
     # Step3 writes StepTML invokes inside DeepSeek's tokens: before DeepSeek, which reads JSON there.
     Step3Xml(),
@@ -116,6 +119,7 @@ __all__ = [
     "MiniCpmXml",
     "MiniMaxXml",
     "MistralToolCalls",
+    "MuseGlimmerMessages",
     "NemotronToolCall",
     "Olmo3FunctionCalls",
     "Phi4Functools",
