@@ -129,6 +129,7 @@ def adversarial_inputs() -> dict[str, str]:
         "1 MB of RWKV **Tool Call:** fences, unclosed": "**Tool Call:**\n```json\n{" * 40_000,
         "1 MB of blanks, then HyperCLOVA X's role line": " " * MB + "-> tool/function_call\n[{",
         "100k MuseGlimmer message tokens": "<|message|>to=f" * 70_000,
+        "100k Step-Audio 2 <tool_call>function lines": "<tool_call>function\nf\n{" * 50_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

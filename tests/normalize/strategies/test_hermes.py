@@ -115,6 +115,35 @@ CASES = [
     plain("a bare word in an unclosed tag is not a call", "Reply with <tool_call>name and nothing else."),
     # Bodies of the formats ordered before Hermes: not JSON, so never a Hermes attempt.
     plain("Qwen3-Coder body with a phantom name", "<tool_call>\n<function={{ name }}>\n</function>\n</tool_call>"),
+    # Round three: Step-Audio 2 writes type, name and JSON arguments on three lines (vLLM's step_audio_2_tool_parser.py).
+    Case(
+        "step-audio 2: one call after prose",
+        'Let me look.<tool_call>function\nforecast_weather\n{"location": "上海", "days": 2}</tool_call>',
+        [("forecast_weather", {"location": "上海", "days": 2})],
+        content="Let me look.",
+        format=H,
+    ),
+    Case(
+        "step-audio 2: two calls, prose between and after",
+        '<tool_call>function\nget_time\n{}</tool_call>\nand\n<tool_call>function\nget_weather\n{"city": "Paris"}'
+        "</tool_call>\nDone.",
+        [("get_time", {}), ("get_weather", {"city": "Paris"})],
+        content="and\nDone.",
+        format=H,
+    ),
+    Case(
+        "step-audio 2: arguments that are no JSON, beside a good call",
+        "<tool_call>function\nget_weather\ncity=Paris</tool_call><tool_call>function\nget_time\n{}</tool_call>",
+        [("get_time", {})],
+        rejected=["malformed"],
+        format=H,
+    ),
+    Case(
+        "step-audio 2: cut off before its close tag",
+        '<tool_call>function\nget_weather\n{"city": "Pa',
+        rejected=["truncated"],
+        format=H,
+    ),
 ]
 
 
