@@ -130,6 +130,7 @@ def adversarial_inputs() -> dict[str, str]:
         "1 MB of blanks, then HyperCLOVA X's role line": " " * MB + "-> tool/function_call\n[{",
         "100k MuseGlimmer message tokens": "<|message|>to=f" * 70_000,
         "100k Step-Audio 2 <tool_call>function lines": "<tool_call>function\nf\n{" * 50_000,
+        "100k Intern-S1 actions, spaced tokens": "<|action_start|>\n<|plugin|>\n{" * 30_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

@@ -153,6 +153,7 @@ ROUND_TWO: dict[str, Any] = {
     "step_audio_2": lambda calls: "".join(
         f"<tool_call>function\n{c.get('name')}\n{json.dumps(c.get('arguments'))}</tool_call>" for c in calls
     ),
+    "intern_s1": lambda calls: "".join(f"<|action_start|>\n<|plugin|>\n{json.dumps(c)}\n<|action_end|>" for c in calls),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),
