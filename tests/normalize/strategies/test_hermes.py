@@ -138,6 +138,23 @@ CASES = [
         rejected=["malformed"],
         format=H,
     ),
+    # Trinity (SGLang's trinity_detector.py) writes Qwen2.5's blocks. SGLang strips its think tags
+    # and runs a call written inside them; here, as the issue rules, a call in reasoning is rejected.
+    Case(
+        "trinity: reasoning, then a call",
+        '<think>Paris weather.</think>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+        [("get_weather", {"city": "Paris"})],
+        format=H,
+        reasoning="Paris weather.",
+    ),
+    Case(
+        "trinity: a call inside the think block is thinking aloud, rejected",
+        '<think>I will call <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call></think>'
+        "\nIt is sunny.",
+        content="It is sunny.",
+        rejected=["in_reasoning"],
+        reasoning='I will call <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+    ),
     Case(
         "step-audio 2: cut off before its close tag",
         '<tool_call>function\nget_weather\n{"city": "Pa',
