@@ -242,6 +242,7 @@ CLOSED_EARLY = {
     '<atem:invoke name="a"></atem:invoke></atem:function_calls><|eom|> more',
     "hyperclovax": ' -> tool/function_call\n[{"name": "a", "arguments": {}}]<|im_end|> more',
     "iquest_coder_v2": "<iquestcoder_tool_call>a<arg_key>k</arg_key><arg_value>v</arg_value></iquestcoder_tool_call> more",
+    "iquest_q1": "<iquest_tool_call>a<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call> more",
     "solar_open": "<|tool_call:start|>a\n<|tool_arg:start|>k<|tool_arg:value|>v<|tool_arg:end|><|tool_call:end|> more",
     "plamo": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a<|plamo:end_tool_name:plamo|>"
     "<|plamo:begin_tool_arguments:plamo|>{}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|> more",

@@ -89,6 +89,7 @@ _CLOSED_BY = {
     "<|plamo:end_tool_request:plamo|>": ("plamo",),
     "<|tool_call:end|>": ("solar_open",),
     "</iquestcoder_tool_call>": ("iquest_coder_v2",),
+    "</iquest_tool_call>": ("iquest_q1",),
     "<|im_end|>": ("hyperclovax",),
     "</atem:function_calls>": ("muse_glimmer",),
 }

@@ -157,6 +157,14 @@ IQUEST_V2_CASES = [
         format=IQ,
     ),
     plain("iquest coder v2: the tag named in prose", "iQuest wraps calls in <iquestcoder_tool_call> tags."),
+    Case(
+        "iquest q1: SGLang's wrapper, prose before, a bare name after",
+        "On it.<iquest_tool_call>grep\n<arg_key>pattern</arg_key>\n<arg_value>TODO</arg_value>\n</iquest_tool_call>"
+        "<iquest_tool_call>git_status</iquest_tool_call>",
+        [("grep", {"pattern": "TODO"}), ("git_status", {})],
+        content="On it.",
+        format="iquest_q1",
+    ),
 ]
 
 

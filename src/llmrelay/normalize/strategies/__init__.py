@@ -11,7 +11,7 @@ from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
 from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
-from .glm import Glm45ArgKeys, IQuestCoderV2ArgKeys
+from .glm import Glm45ArgKeys, IQuestCoderV2ArgKeys, IQuestQ1ArgKeys
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
@@ -76,6 +76,7 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     PlamoToolRequests(),
     SolarOpenToolCall(),
     IQuestCoderV2ArgKeys(),
+    IQuestQ1ArgKeys(),
     HyperClovaXFunctionCall(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
@@ -109,6 +110,7 @@ __all__ = [
     "HermesToolCall",
     "HyperClovaXFunctionCall",
     "IQuestCoderV2ArgKeys",
+    "IQuestQ1ArgKeys",
     "InternLmAction",
     "JambaToolCalls",
     "JsonDocument",

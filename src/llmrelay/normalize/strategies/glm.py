@@ -13,9 +13,8 @@ The shape is the one the GLM-4.5 chat template writes (strings as they are, othe
 JSON) and vLLM's `tool_parsers/glm4_moe_tool_parser.py` reads: the name runs to the first
 newline or `<arg_key>` (GLM-4.7 writes no newline). Hunyuan 3 (vLLM's `hy_v3_tool_parser.py`)
 writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`;
-iQuest Coder V2 wraps them in `<iquestcoder_tool_call>`. Spark3 and HyperCLOVA X SEED Think
-write GLM's markup as it is.
-vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
+iQuest Coder V2 wraps them in `<iquestcoder_tool_call>`, iQuest Q1 in `<iquest_tool_call>`.
+Spark3 and HyperCLOVA X SEED Think write GLM's markup as it is. vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
 string itself otherwise (as vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3
 reader keeps the string). A block holding only
 a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
@@ -78,6 +77,13 @@ class IQuestCoderV2ArgKeys(Glm45ArgKeys):
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs (a call without arguments has no `<arg_key>`)."""
         return self._open in text
+
+
+class IQuestQ1ArgKeys(IQuestCoderV2ArgKeys):
+    """The same pairs in `<iquest_tool_call>` blocks (iQuest Q1, SGLang's `iquest_q1_detector.py`)."""
+
+    name = "iquest_q1"
+    _open, _close = "<iquest_tool_call>", "</iquest_tool_call>"
 
 
 def _read_block(text: str, block: TagBlock, budget: TagBudget) -> CallReading:
