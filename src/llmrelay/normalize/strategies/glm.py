@@ -14,10 +14,11 @@ JSON) and vLLM's `tool_parsers/glm4_moe_tool_parser.py` reads: the name runs to 
 newline or `<arg_key>` (GLM-4.7 writes no newline). Hunyuan 3 (vLLM's `hy_v3_tool_parser.py`)
 writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`;
 iQuest Coder V2 wraps them in `<iquestcoder_tool_call>`, iQuest Q1 in `<iquest_tool_call>`.
-Spark3 and HyperCLOVA X SEED Think write GLM's markup as it is. vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
-string itself otherwise (as vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3
-reader keeps the string). A block holding only
-a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
+Spark3 and HyperCLOVA X SEED Think write GLM's markup as it is. vLLM decodes values with the
+tool's schema; without it, a value is JSON when it parses and the string itself otherwise (as
+vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3 reader keeps the string). A
+block holding only a name is a call without arguments; one holding JSON is Hermes', left to
+`HermesToolCall`.
 """
 
 from __future__ import annotations
