@@ -128,7 +128,8 @@ def adversarial_inputs() -> dict[str, str]:
         "100k iQuest Coder V2 blocks, unclosed": "<iquestcoder_tool_call>f<arg_key>a</arg_key>" * 25_000,
         "1 MB of RWKV **Tool Call:** fences, unclosed": "**Tool Call:**\n```json\n{" * 40_000,
         "1 MB of blanks, then HyperCLOVA X's role line": " " * MB + "-> tool/function_call\n[{",
-        "100k MuseGlimmer message tokens": "<|message|>to=f" * 70_000,
+        "20k MuseGlimmer tool messages, invokes unclosed": '<|start|>assistant to=f<|message|><atem:invoke name="f">'
+        * 20_000,
         "100k Step-Audio 2 <tool_call>function lines": "<tool_call>function\nf\n{" * 50_000,
         "100k Intern-S1 actions, spaced tokens": "<|action_start|>\n<|plugin|>\n{" * 30_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
