@@ -72,6 +72,9 @@ def turn_end_tail(text: str) -> int:
 
     What a stream holds back: the answer may end there, and then they are not part of it.
     """
+    end = len(text.rstrip())
+    if "<" not in text[max(0, end - _LONGEST) : end]:
+        return 0  # The common case: no token, whole or arriving, ends the text.
     kept = without_turn_end(text)
     start = kept.rfind("<", max(0, len(kept) - _LONGEST))
     if start != -1 and any(token.startswith(kept[start:]) for token in TURN_END_TOKENS):
