@@ -143,6 +143,12 @@ OLMO_CASES = [
         [("note", {"text": 'it\'s "fine"', "done": True, "extra": None})],
         format=OLMO,
     ),
+    Case(
+        "a shell command quoting with the string's own quote",
+        olmo("run(cmd='grep -n 'def main' app.py')", 'get_time(tz="UTC")'),
+        [("run", {"cmd": "grep -n 'def main' app.py"}), TIME],
+        format=OLMO,
+    ),
     Case("never closed: the model stopped", '<function_calls>\nget_weather(city="Paris")', [WEATHER], format=OLMO),
     Case(
         "never closed, prose after the calls stays",
