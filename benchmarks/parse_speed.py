@@ -102,8 +102,12 @@ def adversarial_inputs() -> dict[str, str]:
         # Issue 16: the formats of round two, and reasoning blocks.
         "200k <think> never closed": "<think>" * 200_000,
         "200k empty <think></think> blocks": "<think></think>" * 200_000,
+        "200k lone </think> close tags": "</think>" * 120_000,
+        "1 MB prose, then a lone </think>": "hmm " * (MB // 4) + "</think>Sunny.",
+        "250k </s> end tokens": "</s>" * 250_000,
         "1 MB thinking, a call inside": "<think>" + "hmm " * (MB // 4) + f"<tool_call>{call}</tool_call></think>",
         "200k LFM2 tool_call_start + [f(": "<|tool_call_start|>[f(" * 50_000,
+        "1 MB LFM2 blocks, quotes nested unescaped": "<|tool_call_start|>[f(a='x'y')]<|tool_call_end|>" * 20_000,
         "100k OLMo 3 <function_calls> lines": "<function_calls>\nf(a=1\n" * 50_000,
         "200k <TOOLCALL>[{": "<TOOLCALL>[{" * 80_000,
         "100k GigaChat headers": "function call<|role_sep|>\n{" * 40_000,
@@ -124,6 +128,19 @@ def adversarial_inputs() -> dict[str, str]:
         "100k Pangu [unused11][{": "[unused11][{" * 100_000,
         "50k Inkling tool blocks, cut off": "<|content_invoke_tool_json|>{" * 50_000,
         "20k K2 Horizon typed pairs, unclosed": "<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>" * 20_000,
+        # Round three.
+        "100k CWM <tool: blocks, unclosed": "<tool: function>\nterminal ls\n" * 30_000,
+        "100k PLaMo 3 requests, names unclosed": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f"
+        * 15_000,
+        "100k Solar Open 2 arguments, values unclosed": "<|tool_call:start|>f\n"
+        + "<|tool_arg:start|>a<|tool_arg:value|>" * 25_000,
+        "100k iQuest Coder V2 blocks, unclosed": "<iquestcoder_tool_call>f<arg_key>a</arg_key>" * 25_000,
+        "1 MB of RWKV **Tool Call:** fences, unclosed": "**Tool Call:**\n```json\n{" * 40_000,
+        "1 MB of blanks, then HyperCLOVA X's role line": " " * MB + "-> tool/function_call\n[{",
+        "20k MuseGlimmer tool messages, invokes unclosed": '<|start|>assistant to=f<|message|><atem:invoke name="f">'
+        * 20_000,
+        "100k Step-Audio 2 <tool_call>function lines": "<tool_call>function\nf\n{" * 50_000,
+        "100k Intern-S1 actions, spaced tokens": "<|action_start|>\n<|plugin|>\n{" * 30_000,
         "1 MB call array, one item broken (the scan is _scan's)": "[TOOL_CALLS]["
         + f"{call}, " * 18_000
         + '{"name": "f", "arguments": @}]',

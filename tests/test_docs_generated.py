@@ -49,7 +49,7 @@ def fenced_blocks(section: str) -> list[tuple[str, str]]:
 def test_the_formats_page_has_a_section_for_every_registered_strategy_in_order() -> None:
     page = hook.formats_page()
     assert list(sections(page)) == [s.name for s in registered_strategies()]
-    assert len(sections(page)) >= 37  # Issue 16 round three (fmta): kimi_k3 and k2_horizon made 37.
+    assert len(sections(page)) == 49  # Issue 16, round three: 49 strategies.
 
 
 def test_each_format_section_shows_what_parse_response_gives_for_its_input() -> None:

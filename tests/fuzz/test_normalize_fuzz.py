@@ -98,10 +98,62 @@ def _python_call(call: dict[str, Any]) -> str:
     return f"{call.get('name')}({', '.join(f'{k}={v!r}' for k, v in items)})"
 
 
+def _python_call_quotes_unescaped(call: dict[str, Any]) -> str:
+    """A Python call whose string values keep their own quotes unescaped (as models write shell commands)."""
+    arguments = call.get("arguments")
+    items = arguments.items() if isinstance(arguments, dict) else []
+    values = (f"'{v}'" if isinstance(v, str) else repr(v) for _, v in items)
+    return f"{call.get('name')}({', '.join(f'{k}={v}' for (k, _), v in zip(items, values, strict=True))})"
+
+
 # Issue 16: the shapes of the formats added in round two, each with the calls drawn.
 ROUND_TWO: dict[str, Any] = {
     "think": lambda calls: "<think>Let me think.</think>\n" + json.dumps(calls),
+    "lone close tag": lambda calls: "The prompt opened it.\n</think>\n\n" + json.dumps(calls),
+    "end of turn": lambda calls: "".join(f"<tool_call>{json.dumps(c)}</tool_call>" for c in calls) + "<|im_end|>",
     "lfm2": lambda calls: "<|tool_call_start|>[" + ", ".join(map(_python_call, calls)) + "]<|tool_call_end|>",
+    "lfm2 quotes unescaped": lambda calls: (
+        "<|tool_call_start|>[" + ", ".join(map(_python_call_quotes_unescaped, calls)) + "]<|tool_call_end|>"
+    ),
+    "cwm": lambda calls: "".join(
+        f"<tool: function>\n{c.get('name')} {json.dumps(c.get('arguments'))}\n</tool>\n" for c in calls
+    ),
+    "plamo": lambda calls: "".join(
+        f"<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{c.get('name')}"
+        f"<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{json.dumps(c.get('arguments'))}"
+        "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>"
+        for c in calls
+    ),
+    "solar_open": lambda calls: "".join(
+        f"<|tool_call:start|>{c.get('name')}\n"
+        + _xml_params(c, "<|tool_arg:start|>{k}<|tool_arg:value|>", "<|tool_arg:end|>")
+        + "<|tool_call:end|>"
+        for c in calls
+    ),
+    "iquest_coder_v2": lambda calls: "".join(
+        f"<iquestcoder_tool_call>{c.get('name')}"
+        + _xml_params(c, "<arg_key>{k}</arg_key><arg_value>", "</arg_value>")
+        + "</iquestcoder_tool_call>"
+        for c in calls
+    ),
+    "rwkv": lambda calls: "".join(f"**Tool Call:**\n```json\n{json.dumps(c)}\n```\n" for c in calls),
+    "hyperclovax": lambda calls: (
+        f"/think\nHmm.<|im_end|>\n<|im_start|>assistant -> tool/function_call\n{json.dumps(calls)}"
+    ),
+    "muse_glimmer": lambda calls: (
+        " to=self<|message|>Plan.<|eom|>"
+        + "".join(
+            f"<|start|>assistant to={c.get('name')}<|message|><atem:function_calls>"
+            f'<atem:invoke name="{c.get("name")}">'
+            + _xml_params(c, '<atem:parameter name="{k}">', "</atem:parameter>")
+            + "</atem:invoke></atem:function_calls><|eom|>"
+            for c in calls
+        )
+    ),
+    "step_audio_2": lambda calls: "".join(
+        f"<tool_call>function\n{c.get('name')}\n{json.dumps(c.get('arguments'))}</tool_call>" for c in calls
+    ),
+    "intern_s1": lambda calls: "".join(f"<|action_start|>\n<|plugin|>\n{json.dumps(c)}\n<|action_end|>" for c in calls),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),
@@ -238,7 +290,21 @@ def test_every_call_of_an_envelope_is_accepted_or_rejected(calls: list[dict[str,
 # Each unit, repeated, once cost ~1 s or ~60-85 bytes of memory per input byte in the normalizer
 # (nested `{"a":`, runs of `//\n` and `{"`). Their times are rows of benchmarks/parse_speed.py; here,
 # the memory bound and that nothing raises, through parse_response and the stream parser alike.
-HOSTILE_UNITS = ['{"a":', "//\n", '{"', '{"content":', "[", '{"a":[', '"\\', "'", "{'a':", "\u201c", "<tool_call>{"]
+HOSTILE_UNITS = [
+    '{"a":',
+    "//\n",
+    '{"',
+    '{"content":',
+    "[",
+    '{"a":[',
+    '"\\',
+    "'",
+    "{'a':",
+    "\u201c",
+    "<tool_call>{",
+    "</s>",
+    "</think>",
+]
 # Not yet: the lenient loader splits its input into one string object per token (~250 bytes for
 # five characters of `{'a':`), which no regex change removes; see benchmarks/parse_speed.py.
 DENSE_LENIENT = pytest.mark.xfail(strict=True, reason="lenient JSON with a token every few characters: ~50x")

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
+from llmrelay.normalize._turn_end import without_turn_end
 
 TOOLS = [{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "integer"}}}}]
 
@@ -96,6 +97,8 @@ FRAGMENTS = [
     "<seed:tool_call>",
     "</seed:tool_call>",
     "<|channel|>final<|message|>",
+    "<|im_end|>",
+    "</s>",
 ]
 texts = st.one_of(
     st.text(),
@@ -122,8 +125,8 @@ def test_never_raises_and_keeps_raw(text: str, strict: bool, with_tools: bool) -
 @given(text=texts)
 def test_text_without_a_call_comes_back_whole(text: str) -> None:
     result = parse_response(text)
-    if found_nothing(result):
-        assert result.content == text
+    if found_nothing(result):  # Unchanged, but for the end-of-turn tokens it ended with (issue 16).
+        assert result.content == without_turn_end(text)
 
 
 # Round trips: calls written in a format, with prose around them, come back as the same calls.

@@ -17,17 +17,17 @@ still change: markup written later (another tool-call format, a truncated envelo
 tool-shaped `{…}` in the prose) decides whether earlier text is content, markup, or kept as
 written. What is certain early is the plain prose an answer starts with: every strategy keeps
 the prose before its first piece of markup, trimmed, at the head of the content, and an answer
-without markup comes back unchanged. So prose streams word by word (a word once the space after
-it arrived, since a trigger may still be forming in it) until the first *trigger*: a character
-or word any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
-`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`). From there on, text waits for `finish()`,
-which emits the rest of the content and the calls not shown yet. The start of an answer is held back where it
-could still be markup: leading blank space (a found call would trim it), a JSON document (`{` or
-`[` first; with `json_mode=True` the envelope streams instead: see `_envelope_stream`),
-a Functionary recipient line (`all`, or a name followed by JSON), Harmony's `assistant to=…`
-header, GigaChat's `function call` header and Apriel's reasoning marker. The reasoning block an
-answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never as text. With a
-user-registered strategy, whose markup is unknown, nothing streams before
+without markup comes back unchanged. So prose streams word by word (a word once the space after it
+arrived, since a trigger may still be forming in it) until the first *trigger*: a character or word
+any built-in format's markup starts with (`<`, `>`, `{`, `◁`, a code fence, `[TOOL_CALLS`,
+`Action:`, `functools`, `TOOL_CALL`, `to=`, `function call`, `**Tool Call:**`). From there on, text
+waits for `finish()`, which emits the rest of the content and the calls not shown yet. The start of
+an answer is held back where it could still be markup: leading blank space (a found call would trim
+it), a JSON document (`{` or `[` first; with `json_mode=True` the envelope streams instead: see
+`_envelope_stream`), a Functionary recipient line (`all`, or a name followed by JSON), Harmony's
+`assistant to=…` header, GigaChat's `function call` header and Apriel's and HyperCLOVA X's reasoning markers. The
+reasoning block an answer starts with is told as `ReasoningDelta`s (see `ReasoningStream`), never
+as text. With a user-registered strategy, whose markup is unknown, nothing streams before
 `finish()`.
 
 Cost: each chunk is scanned once (with a few characters of overlap for triggers split across
@@ -51,13 +51,15 @@ from ._registry import registered_strategies
 
 # Where markup of a built-in format may start: after one, nothing is certain until the end.
 # `<` covers every tag and special token, `>` Functionary's `>>>`, `{` tool-shaped JSON in prose.
-_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call")
-_OVERLAP = 12  # len("function call") - 1: a trigger split across chunks is still found.
-# A last word that may be the start of a two-word trigger: held back until the next word came.
-_HELD_WORD = "function"
+_TRIGGER = re.compile(r"[<>{◁]|```|\[TOOL_CALLS|Action:|functools|TOOL_CALL|to=|function call|\*\*Tool Call:\*\*")
+_OVERLAP = 13  # len("**Tool Call:**") - 1: a trigger split across chunks is still found.
+# A last word that may be the start of a two-word trigger: held back until the next word came
+# (GigaChat's `function call<|role_sep|>`, RWKV's `**Tool Call:**`).
+_HELD_WORDS = ("function", "**Tool")
 _SPACE = re.compile(r"\s")
 # The first line of a Functionary v3.2 answer may be a recipient written without `>>>`.
 _FIRST_LINE_NAME = re.compile(r"[A-Za-z_]\w*[ \t]*")
+_REASONING_MARKERS = (APRIEL_REASONING, "/think\n")  # Unmarked reasoning starts (see `_head_verdict`).
 _MAX_HEAD = 256  # A head undecided for this long is held back as a whole (the names are shorter).
 # Where a whole tool-call construct has just closed, and the formats that close it so: only outer
 # closers (an inner one, like `</invoke>` before `</function_calls>`, leaves the construct open).
@@ -89,14 +91,29 @@ _CLOSED_BY = {
     "</｜GCML｜tool_calls>": ("gigachat35",),
     "[unused12]": ("pangu",),
     "<|end_message|>": ("inkling",),
+    "</tool>": ("cwm",),
+    "<|plamo:end_tool_request:plamo|>": ("plamo",),
+    "<|tool_call:end|>": ("solar_open",),
+    "</iquestcoder_tool_call>": ("iquest_coder_v2",),
+    "</iquest_tool_call>": ("iquest_q1",),
+    "<|im_end|>": ("hyperclovax",),
+    "</atem:function_calls>": ("muse_glimmer",),
 }
 # HY-V4's closer carries its checkpoint's suffix (`</tool_calls:6124c78e>`): matched by shape.
 _SUFFIXED_CLOSER = r"</tool_calls:[^\s<>]{1,16}>"
 _CALL_CLOSER = re.compile("|".join([*map(re.escape, _CLOSED_BY), _SUFFIXED_CLOSER]))
-_CLOSER_OVERLAP = 32  # Longer than any closer: one split across chunks is still found.
+# Longer than any closer (the suffixed one is at most 30): one split across chunks is still found.
+_CLOSER_OVERLAP = max(32, *map(len, _CLOSED_BY))
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
 far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""
+_SHOWN_WAS_REASONING = (
+    "the streamed events do not match this completion: the text shown while the answer arrived was the "
+    "model's reasoning (its close tag came later, the open tag was in the prompt); the content follows it whole"
+)
+"""An answer that starts inside a reasoning block (`split_reasoning`'s orphan close tag) cannot be
+told apart from prose until its `</think>` arrives: its first words stream as text, as every
+answer's do. Then `finish()` tells the whole reasoning and the whole content, and says so."""
 _CHANGED = (
     "the streamed events do not match this completion: a call shown while the answer arrived is not "
     "read the same from the whole answer (later text changed which format the answer is in)"
@@ -224,7 +241,11 @@ class IncrementalParser:
         events: list[StreamEvent] = []
         if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
             events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
-        if rest := completion.content[sum(map(len, self._emitted)) :]:
+        text_shown = "".join(self._emitted)
+        if not completion.content.startswith(text_shown):  # It was reasoning (see `_SHOWN_WAS_REASONING`).
+            completion = replace(completion, warnings=[*completion.warnings, _SHOWN_WAS_REASONING])
+            text_shown = ""
+        if rest := completion.content[len(text_shown) :]:
             events.append(TextDelta(rest))
         shown = len(self._early_calls)
         if completion.tool_calls[:shown] == self._early_calls:
@@ -280,8 +301,8 @@ class IncrementalParser:
             return []  # Still inside a word: nothing new is certain.
         pending = "".join(self._pending)
         words = _complete_words(pending)
-        if words.endswith(_HELD_WORD):  # GigaChat's `function call<|role_sep|>` may be starting.
-            words = _complete_words(words[: -len(_HELD_WORD)] + " ")
+        if held := next((w for w in _HELD_WORDS if words.endswith(w)), None):  # A two-word trigger may be starting.
+            words = _complete_words(words[: -len(held)] + " ")
         self._pending = [pending[len(words) :]]
         return self._emit(words)
 
@@ -321,9 +342,10 @@ def _head_verdict(head: str) -> bool | None:
     """Whether an answer starting with `head` may stream its prose: True, False, or None (undecided)."""
     if head[:1].isspace() or head[:1] in "{[":
         return False  # Trimmed if a call is found, or a JSON document: known only at the end.
-    if APRIEL_REASONING.startswith(head[: len(APRIEL_REASONING)]):
-        # Apriel's reasoning starts with these words: its text is reasoning, not content.
-        return None if len(head) < len(APRIEL_REASONING) else False
+    for marker in _REASONING_MARKERS:
+        if marker.startswith(head[: len(marker)]):
+            # Apriel's and HyperCLOVA X's reasoning start with these words: reasoning, not content.
+            return None if len(head) < len(marker) else False
     name = _FIRST_LINE_NAME.match(head)
     if name is None:
         return True

@@ -10,8 +10,9 @@ from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
-from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
+from ._reasoning import join_reasoning, may_close_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
+from ._turn_end import without_turn_end
 from ._types import Candidate, Strategy
 
 DEFAULT_MAX_CHARS = 10_000_000
@@ -71,13 +72,23 @@ def read_capped(
     if len(text) > max_chars:
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
         return Completion(content=text, raw=text, warnings=[warning]), 0
-    warnings: list[str] = []
     if strategies is None:
         strategies = registered_strategies()
-    thought, answer = split_reasoning(text) if text[:1] in _MAY_THINK or text[:1].isspace() else (None, text)
+    answer = without_turn_end(text)
+    thought = None
+    if answer[:1] in _MAY_THINK or answer[:1].isspace() or may_close_reasoning(answer):
+        thought, answer = split_reasoning(answer)  # Skipped by most answers (a microsecond each).
+    reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls)
     if thought is not None:
-        reading, dropped = read_capped(answer, tools, strict=strict, strategies=strategies, max_calls=max_calls)
         return _with_reasoning(thought, reading, text, strategies), dropped
+    return reading, dropped
+
+
+def _read_answer(
+    text: str, raw: str, tools: Sequence[ToolLike] | None, strict: bool, strategies: Sequence[Strategy], max_calls: int
+) -> tuple[Completion, int]:
+    """The answer after its reasoning, read by the first strategy that recognises it (`raw`: the whole input)."""
+    warnings: list[str] = []
     for strategy in strategies:
         try:
             parsed = strategy.parse(text) if strategy.detect(text) else None
@@ -87,7 +98,7 @@ def read_capped(
         if parsed is not None:
             break
     else:
-        return new_completion(text, [], None, [], text, None, None, warnings), 0
+        return new_completion(text, [], None, [], raw, None, None, warnings), 0
     # The cap comes before validation: the calls past it are never checked, only counted.
     candidates, rejected, dropped = within_cap(parsed.calls, parsed.rejected, max(max_calls, 0))
     if tools is None and not strict:  # The common case, kept short: every call read is accepted.
@@ -104,7 +115,7 @@ def read_capped(
     if strict and parsed.strict_text is not None and any(not c.explicit for c in candidates):
         content = parsed.strict_text
     completion = new_completion(
-        content, accepted, needs_more_work, rejected, text, strategy.name, parsed.error, warnings
+        content, accepted, needs_more_work, rejected, raw, strategy.name, parsed.error, warnings
     )
     if parsed.reasoning is not None:
         completion = replace(completion, reasoning=parsed.reasoning)

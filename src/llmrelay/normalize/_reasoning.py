@@ -9,12 +9,15 @@ The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed
 `<seed:think>`, Command R7B / Command A's `<|START_THINKING|>`, Kimi VL's `◁think▷`, Gemma 4's
 `<|channel>thought` channel, Kimi K3's `<|open|>think<|sep|>` channel, K2 Horizon's
 `<ifm|think>` (and its `_fast`, `_faster` efforts), MiniMax M3's `<mm:think>`, Inkling's
-`<|content_thinking|>` block and the `<thinking>` of Claude-style prompts. As the engines'
+`<|content_thinking|>` block, PLaMo 3's `<|plamo:begin_think:plamo|>`, Solar Open 2's
+`<|think:start|>` and the `<thinking>` of Claude-style prompts. As the engines'
 reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
 tokens while thinking). The same tags later in an answer are text the model wrote about them,
-and stay in the content.
+and stay in the content. One exception: when the prompt opened the block (DeepSeek R1, Qwen3
+thinking, GLM, MiniMax), the answer starts inside it and only the close tag is written; the
+text before the first close tag is then the reasoning (see `_before_orphan_closer`).
 
 Hunyuan wraps the answer after its reasoning in `<answer>…</answer>`, ERNIE 4.5 in
 `<response>…</response>`: those wrappers are removed. ServiceNow's Apriel thinkers start with
@@ -32,6 +35,7 @@ from collections.abc import Iterable
 
 from .._envelope import RejectedCall
 from ._text import skip_space
+from ._turn_end import turn_end_tail
 from ._types import Strategy
 
 APRIEL_REASONING = "Here are my reasoning steps:"
@@ -49,6 +53,8 @@ _BLOCKS = {
     "<ifm|think>": "</ifm|think>",  # K2 Horizon: one opener per reasoning effort.
     "<ifm|think_fast>": "</ifm|think_fast>",
     "<ifm|think_faster>": "</ifm|think_faster>",
+    "<|plamo:begin_think:plamo|>": "<|plamo:end_think:plamo|>",
+    "<|think:start|>": "<|think:end|>",
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 # K2 Horizon opens with its reasoning effort's tag but may close with another effort's (llama.cpp
@@ -58,6 +64,30 @@ _CLOSERS = {opener: _IFM_CLOSERS if opener.startswith("<ifm|") else (closer,) fo
 _FIRST = frozenset(opener[0] for opener in _BLOCKS)
 _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile text 200k.
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
+# The close tags that end a block opened in the prompt (see `_before_orphan_closer`); Apriel's and
+# Gemma 4's markers are not among them (their templates do not open the block).
+_ORPHANS = (
+    "</think>",
+    "</seed:think>",
+    "<|END_THINKING|>",
+    "◁/think▷",
+    "</thinking>",
+    "<|plamo:end_think:plamo|>",
+    "<|think:end|>",
+    "</mm:think>",  # MiniMax M3.
+    "<|close|>think<|sep|>",  # Kimi K3's think channel.
+)
+_ORPHAN = re.compile("|".join(map(re.escape, _ORPHANS)))
+_ORPHAN_HINTS = (
+    "think>",
+    "thinking>",
+    "THINKING|>",
+    "/think▷",
+    "end_think",
+    "think:end",
+    "think<|sep|>",
+)  # One is in each orphan close tag.
+_QUOTES = frozenset("`'\"")
 # Wrappers around the answer after the reasoning: Hunyuan's and ERNIE 4.5's.
 _ANSWER_WRAPPERS = (("<answer>", "</answer>"), ("<response>", "</response>"))
 _ANSWER_ENDS = ("<|end|>", "[END FINAL RESPONSE]")  # Apriel's end of answer, and its end token.
@@ -70,7 +100,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
     """
     position = skip_space(text, 0)
     if position == len(text) or text[position] not in _FIRST:
-        return None, text
+        return _before_orphan_closer(text)
     thoughts: list[str] = []
     # Each block's close tag is searched from its own body on, so many blocks cost linear time.
     while (found := _OPENER.match(text, position)) is not None:
@@ -88,7 +118,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         thoughts.append(text[body:close].strip())
         position = skip_space(text, close + len(closer))
     if not thoughts:
-        return None, text
+        return _before_orphan_closer(text)
     return "\n\n".join(t for t in thoughts if t), _unwrap_answer(text[position:])
 
 
@@ -98,6 +128,29 @@ def _first_close(text: str, closers: tuple[str, ...], start: int) -> tuple[int, 
         return text.find(closers[0], start), closers[0]
     found = [(at, closer) for closer in closers if (at := text.find(closer, start)) != -1]
     return min(found) if found else (-1, closers[0])
+
+
+def _before_orphan_closer(text: str) -> tuple[str | None, str]:
+    """The reasoning before a close tag whose open tag was in the prompt, and the answer after it.
+
+    DeepSeek R1, Qwen3's thinking models, GLM and MiniMax end their prompt with `<think>`: the
+    answer starts inside the block and only `</think>` is written (vLLM's Qwen3 and DeepSeek R1
+    reasoning parsers read the text before it as reasoning). A close tag counts when nothing
+    before it opens a block and it is not quoted (`` `</think>` `` in prose about the tag).
+    """
+    if not may_close_reasoning(text):
+        return None, text  # The common case, a few scans in C.
+    found = _ORPHAN.search(text)
+    if found is None or _OPENER.search(text, 0, found.start()) is not None:
+        return None, text
+    if text[found.start() - 1 : found.start()] in _QUOTES or text[found.end() : found.end() + 1] in _QUOTES:
+        return None, text
+    return text[: found.start()].strip(), _unwrap_answer(text[skip_space(text, found.end()) :])
+
+
+def may_close_reasoning(text: str) -> bool:
+    """Whether `text` may hold a close tag of reasoning (a cheap check before `split_reasoning`)."""
+    return any(hint in text for hint in _ORPHAN_HINTS)
 
 
 def _unwrap_answer(rest: str) -> str:
@@ -203,7 +256,8 @@ class ReasoningStream:
         if close != -1:
             self._closer = None
             return self._tell(text[:close].rstrip(), "")
-        arriving = max(_partial(text, closer) for closer in self._closer)  # A close tag may be arriving.
+        # A close tag may be arriving, or end-of-turn tokens (the answer may end inside the block).
+        arriving = max(*(_partial(text, closer) for closer in self._closer), turn_end_tail(text))
         safe = text[: len(text) - arriving].rstrip()
         if len(text) - len(safe) > _MAX_HELD:
             self._closer = None  # A long run of blank space: the rest waits for the end.

@@ -162,7 +162,13 @@ def _json_readings(values: list[Any], where: str) -> list[CallReading]:
     return [reading for value in values for reading in calls_in(value, where)]
 
 
-def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: bool = False) -> Parsed | None:
+BlockReader = Callable[[str, TagBlock], tuple[list[CallReading], int] | None]
+"""Reads a block that is not JSON: its calls and where its markup ends, or None when it holds none."""
+
+
+def parse_tagged_json(
+    text: str, open_tag: str, close_tag: str, *, bare_names: bool = False, other: BlockReader | None = None
+) -> Parsed | None:
     """Read calls written as JSON inside `open_tag…close_tag` blocks; None when there are none.
 
     Args:
@@ -170,6 +176,8 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
         open_tag: e.g. `<tool_call>`.
         close_tag: e.g. `</tool_call>`.
         bare_names: whether a closed block holding only a tool name is a call without arguments.
+        other: reads a block whose body starts with a letter and is no bare name (another
+            format's body in the same tags); needs `bare_names`.
     """
     spans: list[tuple[int, int]] = []
     readings: list[CallReading] = []
@@ -180,6 +188,8 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
         found = read_json_block(text, block, interpret, where)
         if found is None and bare_names:
             found = _read_bare_name(text, block)
+        if found is None and other is not None:
+            found = other(text, block)
         if found is not None:
             readings.extend(found[0])
             spans.append((block.start, found[1]))

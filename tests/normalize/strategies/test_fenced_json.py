@@ -78,6 +78,36 @@ CASES = [
     plain("a python fence is code", 'Use:\n```python\nclient.call({"name": "f", "arguments": {}})\n```'),
     plain("a fenced data answer", '```json\n{"temperature": 21}\n```'),
     plain("a fence with no JSON", "```\nls -la\n```"),
+    # Round three: RWKV's `**Tool Call:**` line before each fence (vLLM's rwkv_tool_parser.py).
+    Case(
+        "rwkv: the marker, then the fence; prose before",
+        f"I will check.\n\n**Tool Call:**\n```json\n{CALL}\n```",
+        [("f", {"a": 1})],
+        content="I will check.",
+        format=F,
+    ),
+    Case(
+        "rwkv: two marked calls, an end token after",
+        f'**Tool Call:**\n```json\n{CALL}\n```\n\n**Tool Call:**\n```json\n{{"name": "g", "arguments": {{"q": "é"}}}}\n```'
+        "<|endoftext|>",
+        [("f", {"a": 1}), ("g", {"q": "é"})],
+        format=F,
+    ),
+    Case(
+        "rwkv: a marked fence counts in strict mode, amid prose",
+        f"Sure.\n**Tool Call:**\n```json\n{CALL}\n```\nDone.",
+        [("f", {"a": 1})],
+        content="Sure.\nDone.",
+        format=F,
+        strict=True,
+    ),
+    Case(
+        "rwkv: a marked fence cut off",
+        '**Tool Call:**\n```json\n{"name": "f", "arguments": {"a": ',
+        rejected=["truncated"],
+        format=F,
+    ),
+    plain("rwkv: the marker in prose, no fence", "RWKV writes **Tool Call:** before each call."),
 ]
 
 

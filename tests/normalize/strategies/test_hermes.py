@@ -123,6 +123,52 @@ CASES = [
         reasoning="Two lookups.",
         format=H,
     ),
+    # Round three: Step-Audio 2 writes type, name and JSON arguments on three lines (vLLM's step_audio_2_tool_parser.py).
+    Case(
+        "step-audio 2: one call after prose",
+        'Let me look.<tool_call>function\nforecast_weather\n{"location": "上海", "days": 2}</tool_call>',
+        [("forecast_weather", {"location": "上海", "days": 2})],
+        content="Let me look.",
+        format=H,
+    ),
+    Case(
+        "step-audio 2: two calls, prose between and after",
+        '<tool_call>function\nget_time\n{}</tool_call>\nand\n<tool_call>function\nget_weather\n{"city": "Paris"}'
+        "</tool_call>\nDone.",
+        [("get_time", {}), ("get_weather", {"city": "Paris"})],
+        content="and\nDone.",
+        format=H,
+    ),
+    Case(
+        "step-audio 2: arguments that are no JSON, beside a good call",
+        "<tool_call>function\nget_weather\ncity=Paris</tool_call><tool_call>function\nget_time\n{}</tool_call>",
+        [("get_time", {})],
+        rejected=["malformed"],
+        format=H,
+    ),
+    # Trinity (SGLang's trinity_detector.py) writes Qwen2.5's blocks. SGLang strips its think tags
+    # and runs a call written inside them; here, as the issue rules, a call in reasoning is rejected.
+    Case(
+        "trinity: reasoning, then a call",
+        '<think>Paris weather.</think>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+        [("get_weather", {"city": "Paris"})],
+        format=H,
+        reasoning="Paris weather.",
+    ),
+    Case(
+        "trinity: a call inside the think block is thinking aloud, rejected",
+        '<think>I will call <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call></think>'
+        "\nIt is sunny.",
+        content="It is sunny.",
+        rejected=["in_reasoning"],
+        reasoning='I will call <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+    ),
+    Case(
+        "step-audio 2: cut off before its close tag",
+        '<tool_call>function\nget_weather\n{"city": "Pa',
+        rejected=["truncated"],
+        format=H,
+    ),
 ]
 
 

@@ -154,13 +154,14 @@ CASES = [
         tools=[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
         format=K,
     ),
-    # As for `</think>` alone (docs/normalizer.md): text before a close marker whose opener was in
-    # the prompt has streamed as text already, so it stays content; the marker goes.
+    # As for `</think>` alone (docs/normalizer.md): the text before a close marker whose opener was
+    # in the prompt is the reasoning, as vLLM's and SGLang's K3 readers take it.
     Case(
-        "the think opener was in the prompt: the text before its close stays content",
+        "the think opener was in the prompt: the text before its close is reasoning",
         "Weighing it.<|close|>think<|sep|><|open|>response<|sep|>Hi there.<|close|>response<|sep|>",
-        content="Weighing it.\nHi there.",
+        content="Hi there.",
         format=K,
+        reasoning="Weighing it.",
     ),
     plain("the tools marker quoted in prose", "K3 opens its calls with <|open|>tools<|sep|> and then a call."),
     plain("the reply marker named mid-sentence", "It wraps text in <|open|>response<|sep|> markers, like that."),

@@ -83,6 +83,12 @@ CASES = [
     plain("a call list followed by prose is not this format", '[get_weather(city="Paris")] is what I would run.'),
     plain("a bracketed note is not a call", "[Note(s): see below] The answer is 42."),
     plain("a markdown link is not a call", "[get_weather](https://example.com/docs)"),
+    Case(
+        "a string holding its own kind of quote unescaped (read when one end only is Python)",
+        """[note(text="she said "yes" twice", tag='a')]""",
+        [("note", {"text": 'she said "yes" twice', "tag": "a"})],
+        format=P,
+    ),
 ]
 
 

@@ -66,8 +66,40 @@ LFM2_CASES = [
     ),
     Case(
         "one broken call does not hide the next",
-        lfm2('[send(text="it"s"), get_time(tz="UTC")]'),
+        lfm2('[send(text=="it"), get_time(tz="UTC")]'),
         [TIME],
+        rejected=["malformed"],
+        format=LFM2,
+    ),
+    # Quotes of the string's own kind left unescaped inside it (shell commands): the one end
+    # that makes the list Python closes the string, and the value is the text as written.
+    Case(
+        "a shell command quoting its own argument with the same quote",
+        lfm2("[run(cmd='awk '{print $2}' data.tsv')]"),
+        [("run", {"cmd": "awk '{print $2}' data.tsv"})],
+        format=LFM2,
+    ),
+    Case(
+        "nested same-kind quotes over two lines, a comma inside, another call after",
+        lfm2("[run(cmd='python -c \"print('a, b')\"\nls'), get_time(tz=\"UTC\")]"),
+        [("run", {"cmd": "python -c \"print('a, b')\"\nls"}), TIME],
+        format=LFM2,
+    ),
+    Case(
+        "double quotes inside double quotes",
+        lfm2('[note(text="the sign says "closed" today", n=2)]'),
+        [("note", {"text": 'the sign says "closed" today', "n": 2})],
+        format=LFM2,
+    ),
+    Case(
+        "escaped quotes of both kinds, and the other kind unescaped",
+        lfm2('[note(a=\'it\\\'s\', b="say \\"hi\\"", c="it\'s", d=\'say "hi"\')]'),
+        [("note", {"a": "it's", "b": 'say "hi"', "c": "it's", "d": 'say "hi"'})],
+        format=LFM2,
+    ),
+    Case(
+        "two ends would both make Python: ambiguous, rejected rather than guessed",
+        lfm2("[f(a='x'y', b='z')]"),
         rejected=["malformed"],
         format=LFM2,
     ),
@@ -109,6 +141,12 @@ OLMO_CASES = [
         "single-quoted strings with escapes, Python literals",
         "<function_calls>note(text='it\\'s \"fine\"', done=True, extra=None)</function_calls>",
         [("note", {"text": 'it\'s "fine"', "done": True, "extra": None})],
+        format=OLMO,
+    ),
+    Case(
+        "a shell command quoting with the string's own quote",
+        olmo("run(cmd='grep -n 'def main' app.py')", 'get_time(tz="UTC")'),
+        [("run", {"cmd": "grep -n 'def main' app.py"}), TIME],
         format=OLMO,
     ),
     Case("never closed: the model stopped", '<function_calls>\nget_weather(city="Paris")', [WEATHER], format=OLMO),

@@ -163,6 +163,26 @@ CASES = [
         reasoning="List the files.",
         format=Q,
     ),
+    # Round three: iQuest Coder (vLLM's iquest_coder_tool_parser.py) writes this markup, with blank
+    # lines between calls as scaffolding: no content from them.
+    Case(
+        "iquest coder: two calls separated by blank lines, the end token after",
+        "\n<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n</function>\n</tool_call>\n"
+        "\n<tool_call>\n<function=run>\n<parameter=cmd>\npytest -q\n</parameter>\n<parameter=timeout_ms>\n"
+        "60000\n</parameter>\n</function>\n</tool_call>\n<|im_end|>",
+        [("read_file", {"path": "src/app.py"}), ("run", {"cmd": "pytest -q", "timeout_ms": 60000})],
+        format=Q,
+        tools=[
+            {"name": "read_file", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}},
+            {
+                "name": "run",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"cmd": {"type": "string"}, "timeout_ms": {"type": "integer"}},
+                },
+            },
+        ],
+    ),
 ]
 
 

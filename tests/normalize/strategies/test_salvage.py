@@ -63,7 +63,7 @@ CASES = [
     ),
     Case(
         "pythonic: a broken element in a bare list",
-        '[get_weather(city="Paris"), send(text="it"s")]',
+        '[get_weather(city="Paris"), send(text=)]',
         [("get_weather", {"city": "Paris"})],
         rejected=["malformed"],
         format="pythonic",

@@ -59,6 +59,22 @@ CASES = [
         "internlm2: the end token is missing", action(ONE).removesuffix("<|action_end|>"), [WEATHER], format="internlm"
     ),
     Case(
+        "intern-s1: reasoning, then an action with newlines between its tokens",
+        "<think>Weather lookup.</think>\nSure.<|action_start|>\n<|plugin|>\n"
+        '{"name": "get_weather", "parameters": {"city": "Paris"}}\n<|action_end|>',
+        [WEATHER],
+        content="Sure.",
+        format="internlm",
+        reasoning="Weather lookup.",
+    ),
+    Case(
+        "intern-s1: two actions, the second spaced",
+        action('{"name": "get_time", "parameters": {}}')
+        + '<|action_start|> <|plugin|>{"name": "get_weather", "arguments": {"city": "Paris"}}<|action_end|><|im_end|>',
+        [("get_time", {}), WEATHER],
+        format="internlm",
+    ),
+    Case(
         "apertus: single-key objects, the key the tool's name",
         'Checking.<|tools_prefix|>[{"get_weather": {"city": "Zürich"}}, {"get_time": {}}]<|tools_suffix|>',
         [("get_weather", {"city": "Zürich"}), ("get_time", {})],

@@ -3,6 +3,7 @@
 from .._types import Strategy
 from .anthropic_xml import AnthropicInvoke, DeepSeekDsml, DotsXml, GigaChat35Gcml, MiniMaxXml, Step3Xml
 from .command_r import CommandRAction
+from .cwm import CwmToolBlock
 from .deepseek import DeepSeekTokens
 from .embedded_json import EmbeddedJson
 from .fenced_json import FencedJson
@@ -10,10 +11,11 @@ from .function_calls_json import XmlFunctionCalls
 from .functionary import Functionary
 from .gemma import GemmaFunctionCall
 from .gigachat import GigaChatFunctionCall
-from .glm import Glm45ArgKeys, HunyuanV4Suffixed, K2HorizonIfm
+from .glm import Glm45ArgKeys, HunyuanV4Suffixed, IQuestCoderV2ArgKeys, IQuestQ1ArgKeys, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
 from .hermes import HermesToolCall
+from .hyperclovax import HyperClovaXFunctionCall
 from .inkling import InklingBlocks
 from .jamba import JambaToolCalls
 from .json_document import JsonDocument, LenientJsonDocument
@@ -23,11 +25,14 @@ from .marker import ToolCallMarker
 from .minicpm import MiniCpmXml
 from .minimax_m3 import MiniMaxM3Xml
 from .mistral import MistralToolCalls
+from .muse_glimmer import MuseGlimmerMessages
 from .nemotron import NemotronToolCall
 from .phi4 import Phi4Functools
+from .plamo import PlamoToolRequests
 from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
+from .solar_open import SolarOpenToolCall
 from .special_tokens import SpecialTokenSections
 from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall, PanguToolCall
 
@@ -38,6 +43,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     JsonDocument(),
     # Special tokens and model-specific markup: unambiguous delimiters, nested formats before
     # the formats that wrap them (Qwen3-Coder and GLM bodies sit inside Hermes' <tool_call>).
+    # MuseGlimmer frames its messages with harmony's `<|message|>` (no `<|channel|>`): before it.
+    MuseGlimmerMessages(),
     Harmony(),
     # Kimi K3's argument values are raw text that may quote any other format's markup.
     KimiK3Xtml(),
@@ -76,6 +83,13 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     InternLmAction(),
     ApertusTools(),
     PanguToolCall(),
+    # Issue 16, round three: markup of their own, unambiguous delimiters.
+    CwmToolBlock(),
+    PlamoToolRequests(),
+    SolarOpenToolCall(),
+    IQuestCoderV2ArgKeys(),
+    IQuestQ1ArgKeys(),
+    HyperClovaXFunctionCall(),
     XmlFunctionCalls(),
     # After the JSON and <invoke> readings of <function_calls>: OLMo 3 writes Python lines in it.
     Olmo3FunctionCalls(),
@@ -93,6 +107,7 @@ __all__ = [
     "AnthropicInvoke",
     "ApertusTools",
     "CommandRAction",
+    "CwmToolBlock",
     "DeepSeekDsml",
     "DeepSeekTokens",
     "DotsXml",
@@ -107,6 +122,9 @@ __all__ = [
     "Harmony",
     "HermesToolCall",
     "HunyuanV4Suffixed",
+    "HyperClovaXFunctionCall",
+    "IQuestCoderV2ArgKeys",
+    "IQuestQ1ArgKeys",
     "InklingBlocks",
     "InternLmAction",
     "JambaToolCalls",
@@ -121,13 +139,16 @@ __all__ = [
     "MiniMaxM3Xml",
     "MiniMaxXml",
     "MistralToolCalls",
+    "MuseGlimmerMessages",
     "NemotronToolCall",
     "Olmo3FunctionCalls",
     "PanguToolCall",
     "Phi4Functools",
+    "PlamoToolRequests",
     "PythonicCalls",
     "Qwen3CoderXml",
     "SeedOssXml",
+    "SolarOpenToolCall",
     "SpecialTokenSections",
     "Step3Xml",
     "ToolCallMarker",

@@ -5,6 +5,15 @@ When the fence is the whole answer, its calls are explicit; a bare call object i
 prose is only an example as far as strict mode is concerned (an envelope or seed 003's
 `"type": "action"` still counts, wherever it is written). Fences in other languages (```python)
 are code, never calls.
+
+RWKV's tool template announces each call with a marker line (vLLM's `rwkv_tool_parser.py`)::
+
+    **Tool Call:**
+    ```json
+    {"name": "get_weather", "arguments": {"city": "Paris"}}
+    ```
+
+A fence right after that marker is an explicit call wherever it is, and the marker is markup.
 """
 
 from __future__ import annotations
@@ -13,8 +22,12 @@ from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._fences import Fence, iter_fences
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
+from .._tags import opened_before
 from .._text import content_around, cut_spans
 from .._types import Parsed
+
+TOOL_CALL_MARKER = "**Tool Call:**"
+"""RWKV's line before a fenced JSON call."""
 
 
 class FencedJson:
@@ -29,19 +42,19 @@ class FencedJson:
     def parse(self, text: str) -> Parsed | None:
         """Read every JSON fence that holds calls; other fences stay in the content."""
         fences = [f for f in iter_fences(text) if f.is_json]
-        whole = len(fences) == 1 and not cut_spans(text, [(fences[0].start, fences[0].end)])
-        readings: list[tuple[Fence, Parsed]] = []
-        for fence in fences:
-            parsed = _read_fence(text, fence, explicit=whole)
+        spans = [(opened_before(text, f.start, TOOL_CALL_MARKER), f.end) for f in fences]
+        whole = len(fences) == 1 and not cut_spans(text, spans)
+        found: list[tuple[tuple[int, int], Parsed]] = []
+        for fence, span in zip(fences, spans, strict=True):
+            parsed = _read_fence(text, fence, explicit=whole or span[0] != fence.start)
             if parsed is not None:
-                readings.append((fence, parsed))
-        if not readings:
+                found.append((span, parsed))
+        if not found:
             return None
         if whole:  # The fence is the answer: its content is the reading's own, in both modes.
-            return readings[0][1]
-        found = [((f.start, f.end), p) for f, p in readings]
+            return found[0][1]
         return Parsed.combine(
-            [p for _, p in readings],
+            [p for _, p in found],
             text=content_around(text, found),
             strict_text=content_around(text, found, keep_examples=True),
         )

@@ -12,10 +12,13 @@
 The shape is the one the GLM-4.5 chat template writes (strings as they are, other values as
 JSON) and vLLM's `tool_parsers/glm4_moe_tool_parser.py` reads: the name runs to the first
 newline or `<arg_key>` (GLM-4.7 writes no newline). Hunyuan 3 (vLLM's `hy_v3_tool_parser.py`)
-writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`.
-vLLM decodes values with the tool's schema; without it, a value is JSON when it parses and the
-string itself otherwise. A block holding only
-a name is a call without arguments; one holding JSON is Hermes', left to `HermesToolCall`.
+writes the same pairs, the name ended by `<tool_sep>`, the calls wrapped in `<tool_calls>`;
+iQuest Coder V2 wraps them in `<iquestcoder_tool_call>`, iQuest Q1 in `<iquest_tool_call>`.
+Spark3 and HyperCLOVA X SEED Think write GLM's markup as it is. vLLM decodes values with the
+tool's schema; without it, a value is JSON when it parses and the string itself otherwise (as
+vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3 reader keeps the string). A
+block holding only a name is a call without arguments; one holding JSON is Hermes', left to
+`HermesToolCall`.
 
 K2 Horizon writes the same pairs in its IFM tags (vLLM's `k2_horizon_tool_parser.py`), each value
 optionally typed, inside `<ifm|tool_calls>`; its `json` variant writes one JSON call per block::
@@ -36,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..._envelope import RejectedCall, RejectionKind
@@ -84,6 +87,8 @@ _IFM = _Tags(
     "<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_value>", "</ifm|arg_value>", _ifm_value,
     "<ifm|arg_type>", "</ifm|arg_type>",
 )  # fmt: skip
+_IQUEST_CODER_V2 = replace(_GLM, call="<iquestcoder_tool_call>", call_end="</iquestcoder_tool_call>")
+_IQUEST_Q1 = replace(_GLM, call="<iquest_tool_call>", call_end="</iquest_tool_call>")
 _SEP = "<tool_sep>"  # Hunyuan 3 (HY-V3) ends the name with it, and wraps its calls in <tool_calls>.
 
 
@@ -130,6 +135,25 @@ class Glm45ArgKeys:
         if block.closed and is_tool_name(name := text[block.body_start : block.body_end].strip()):
             return [Candidate(name, {})], block.end
         return None
+
+
+class IQuestCoderV2ArgKeys(Glm45ArgKeys):
+    """The same pairs in `<iquestcoder_tool_call>` blocks (iQuest Coder V2, vLLM's `iquest_coder_v2_tool_parser.py`)."""
+
+    name = "iquest_coder_v2"
+    _tags = _IQUEST_CODER_V2
+    _own_tags = True  # No other strategy reads these tags: a bare name is a call without arguments.
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: the open tag occurs (a call without arguments has no key tag)."""
+        return self._tags.call in text
+
+
+class IQuestQ1ArgKeys(IQuestCoderV2ArgKeys):
+    """The same pairs in `<iquest_tool_call>` blocks (iQuest Q1, SGLang's `iquest_q1_detector.py`)."""
+
+    name = "iquest_q1"
+    _tags = _IQUEST_Q1
 
 
 class K2HorizonIfm(Glm45ArgKeys):

@@ -10,7 +10,8 @@ reads: the whole output is parsed with Python's `ast`, it must be a list of call
 argument must be a keyword with a literal value. Nothing is ever evaluated: each value goes
 through `ast.literal_eval`, after mapping JSON's `true`/`false`/`null`, which models also write
 (a set becomes a list). What models get wrong is put right once, as the engines' LFM2 readers do:
-raw newlines or NUL bytes inside a string, zero-padded integers (`07`). One element that still
+raw newlines or NUL bytes inside a string, zero-padded integers (`07`), quotes of a string's own
+kind left unescaped inside it (`cmd='sed -n '1,9p' f'`, read when only one end makes it Python). One element that still
 cannot be read is rejected alone; the others are read. Dotted names (`module.func`) are kept
 as written. Llama 4's `<|python_start|>` wrapper is a special token, read by `LlamaPythonTag`
 before this strategy.
@@ -36,6 +37,13 @@ _MAX_CODE = 20_000
 # A string literal, up to its closing quote or the end of its line: always matches, so a scan
 # never retries from inside an unterminated string (linear time).
 _STRING = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""")
+_QUOTE = re.compile("[\"']")
+# A string literal through its first unescaped closing quote, and one quote or escape at a time.
+_STRINGS = {q: re.compile(rf"{q}(?:[^{q}\\]|\\.)*{q}", re.DOTALL) for q in "'\""}
+_UNESCAPED = {q: re.compile(rf"\\.|{q}", re.DOTALL) for q in "'\""}
+_AFTER_VALUE = re.compile(r"\s*[,)\]}:]")
+_MAX_REQUOTED = 20_000  # Each attempt parses the whole call list: bounded so the cost stays linear.
+_MAX_ENDS_TRIED = 8
 _JSON_NAMES = {"true": True, "false": False, "null": None}
 # A string literal (raw newlines allowed: that is what is put right), or the zeros of a
 # zero-padded integer outside strings (`month=07`). See `_recover`.
@@ -67,7 +75,7 @@ def _parse_list(source: str) -> Parsed | None:
     try:
         tree = _parse_python(source)
     except SyntaxError as exc:
-        if _cut_off(exc):
+        if _cut_off(exc) and not source.endswith("]"):  # A list the model closed was not cut off.
             return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
         return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
     except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
@@ -79,7 +87,10 @@ def _parse_list(source: str) -> Parsed | None:
 
 
 def _parse_python(source: str) -> ast.Expression:
-    """`source` parsed as a Python expression, or once more after `_recovered` when it is not one.
+    """`source` parsed as a Python expression, or after what models get wrong is put right.
+
+    First as written; then with `_recover`'s fixes; then with a string whose own quotes were left
+    unescaped inside it closed where only one end works (`_requoted`).
 
     Raises:
         SyntaxError, ValueError: as `ast.parse`, for the source as written.
@@ -88,12 +99,13 @@ def _parse_python(source: str) -> ast.Expression:
         return ast.parse(source, mode="eval")
     except (SyntaxError, ValueError):
         recovered = _RECOVERABLE.sub(_recover, source)
-        if recovered == source:
-            raise
-        try:
-            return ast.parse(recovered, mode="eval")
-        except (SyntaxError, ValueError):
-            pass
+        if recovered != source:
+            try:
+                return ast.parse(recovered, mode="eval")
+            except (SyntaxError, ValueError):
+                pass
+        if (requoted := _requoted(recovered)) is not None:
+            return requoted
         raise
 
 
@@ -107,6 +119,45 @@ def _recover(match: re.Match[str]) -> str:
     if string is None:
         return ""  # The zeros before a zero-padded integer.
     return string.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\x00", "\\x00")
+
+
+def _requoted(source: str) -> ast.Expression | None:
+    """`source` read with its first broken string literal closed at the one quote that makes it Python.
+
+    Models writing shell commands nest quotes of the string's own kind without escaping them
+    (`command='sed -n '1,9p' f.py'`). A string is broken when the first quote that could end it
+    is not followed by what follows a value (`,` `)` `]` `}` `:`). Each later quote that is so
+    followed is tried as its end, the quotes inside escaped: when exactly one attempt is valid
+    Python, the value is the text as written (as vLLM's LFM2 reader recovers it). None when no
+    string is broken, or when the reading is ambiguous (never guessed).
+    """
+    if len(source) > _MAX_REQUOTED:
+        return None
+    position = 0
+    while (opening := _QUOTE.search(source, position)) is not None:
+        string = _STRINGS[opening.group()].match(source, opening.start())
+        if string is None:
+            return None  # Never closed: cut off, not nested.
+        if _AFTER_VALUE.match(source, string.end()) is not None:
+            position = string.end()
+            continue
+        return _only_valid_end(source, opening.group(), opening.end())
+    return None
+
+
+def _only_valid_end(source: str, quote: str, start: int) -> ast.Expression | None:
+    """`source` read with the string opened before `start` closed at the only `quote` that makes it Python."""
+    quotes = [found.start() for found in _UNESCAPED[quote].finditer(source, start) if found.group() == quote]
+    valid = []
+    for end in [end for end in quotes if _AFTER_VALUE.match(source, end + 1)][:_MAX_ENDS_TRIED]:
+        inner = [index for index in quotes if index < end]
+        pieces = [source[a + 1 : b] for a, b in zip([start - 1, *inner], [*inner, end], strict=True)]
+        attempt = source[:start] + ("\\" + quote).join(pieces) + source[end:]
+        try:
+            valid.append(ast.parse(_RECOVERABLE.sub(_recover, attempt), mode="eval"))
+        except (SyntaxError, ValueError):
+            continue
+    return valid[0] if len(valid) == 1 else None
 
 
 def read_call_list(source: str) -> list[CallReading] | None:

@@ -7,8 +7,9 @@ LongCat-Flash writes one call object per `<longcat_tool_call>` block, blocks bac
     {"name": "get_weather", "arguments": {"city": "Paris"}}
     </longcat_tool_call>
 
-InternLM2 / InternLM2.5 write an action to the `plugin` recipient (vLLM's
-`internlm2_tool_parser.py`, LMDeploy's InternLM2 parser), arguments under `parameters`::
+InternLM2 / InternLM2.5 and Intern-S1 write an action to the `plugin` recipient (vLLM's
+`internlm2_tool_parser.py` and `intern_s1_tool_parser.py`, LMDeploy's InternLM2 parser),
+arguments under `parameters` (Intern-S1 may put blank space between the two tokens)::
 
     Let me check.<|action_start|><|plugin|>
     {"name": "get_weather", "parameters": {"city": "Paris"}}<|action_end|>
@@ -30,6 +31,7 @@ close tag, lenient JSON, one unreadable block never hiding the others.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..._envelope import RejectedCall
@@ -39,6 +41,8 @@ from .._tags import parse_tagged_json, read_json_block, tag_blocks, to_parsed
 from .._types import CallReading, Parsed
 
 _APERTUS_OPEN, _APERTUS_CLOSE = "<|tools_prefix|>", "<|tools_suffix|>"
+_ACTION = "<|action_start|><|plugin|>"
+_SPACED_ACTION = re.compile(r"<\|action_start\|>\s+<\|plugin\|>")  # Intern-S1 may put a newline between.
 
 
 class LongCatToolCall:
@@ -61,12 +65,14 @@ class InternLmAction:
     name = "internlm"
 
     def detect(self, text: str) -> bool:
-        """Cheap check: the plugin action opener occurs."""
-        return "<|action_start|><|plugin|>" in text
+        """Cheap check: the plugin action opener occurs, maybe with blank space inside."""
+        return _ACTION in text or ("<|plugin|>" in text and "<|action_start|>" in text)
 
     def parse(self, text: str) -> Parsed | None:
         """Read every action; None when no action holds JSON."""
-        return parse_tagged_json(text, "<|action_start|><|plugin|>", "<|action_end|>")
+        if _ACTION not in text or "<|action_start|>\n" in text or "<|action_start|> " in text:
+            text = _SPACED_ACTION.sub(_ACTION, text)  # Markup only: the content around is unchanged.
+        return parse_tagged_json(text, _ACTION, "<|action_end|>")
 
 
 class PanguToolCall:
