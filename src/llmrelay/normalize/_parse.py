@@ -10,6 +10,7 @@ from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
+from ._dispatch import first_reading
 from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
 from ._types import Candidate, Strategy
@@ -78,16 +79,10 @@ def read_capped(
     if thought is not None:
         reading, dropped = read_capped(answer, tools, strict=strict, strategies=strategies, max_calls=max_calls)
         return _with_reasoning(thought, reading, text, strategies), dropped
-    for strategy in strategies:
-        try:
-            parsed = strategy.parse(text) if strategy.detect(text) else None
-        except Exception as exc:  # A broken (possibly user) strategy must not break the contract.
-            warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
-            continue
-        if parsed is not None:
-            break
-    else:
+    found = first_reading(text, strategies, warnings)
+    if found is None:
         return new_completion(text, [], None, [], text, None, None, warnings), 0
+    strategy, parsed = found
     # The cap comes before validation: the calls past it are never checked, only counted.
     candidates, rejected, dropped = within_cap(parsed.calls, parsed.rejected, max(max_calls, 0))
     if tools is None and not strict:  # The common case, kept short: every call read is accepted.

@@ -26,9 +26,10 @@ reports them as rejected with kind `in_reasoning`, so they are not lost either.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from .._envelope import RejectedCall
+from ._dispatch import first_reading
 from ._text import skip_space
 from ._types import Strategy
 
@@ -91,28 +92,26 @@ def _unwrap_answer(rest: str) -> str:
     return stripped if len(stripped) != len(rest.strip()) else rest
 
 
-def reasoning_calls(reasoning: str, strategies: Iterable[Strategy]) -> list[RejectedCall]:
+def reasoning_calls(reasoning: str, strategies: Sequence[Strategy]) -> list[RejectedCall]:
     """The calls written in explicit markup inside `reasoning`, each rejected as `in_reasoning`.
 
     A tool-shaped JSON object in the thinking prose is not reported: reasoning discusses calls.
     """
-    for strategy in strategies:
-        try:
-            parsed = strategy.parse(reasoning) if strategy.detect(reasoning) else None
-        except Exception:  # A broken (user) strategy: its warning comes from the answer's own reading.
-            continue
-        if parsed is not None:
-            return [
-                RejectedCall(
-                    call.name,
-                    call.arguments,
-                    f"tool call '{call.name}' was written inside the model's reasoning, not in its answer",
-                    "in_reasoning",
-                    call.id,
-                )
-                for call in parsed.calls
-                if call.explicit
-            ]
+    # A broken (user) strategy is skipped silently: its warning comes from the answer's own reading.
+    found = first_reading(reasoning, strategies, None)
+    if found is not None:
+        parsed = found[1]
+        return [
+            RejectedCall(
+                call.name,
+                call.arguments,
+                f"tool call '{call.name}' was written inside the model's reasoning, not in its answer",
+                "in_reasoning",
+                call.id,
+            )
+            for call in parsed.calls
+            if call.explicit
+        ]
     return []
 
 

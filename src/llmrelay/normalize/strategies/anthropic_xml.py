@@ -91,6 +91,7 @@ class AnthropicInvoke:
     """`<invoke name="…"><parameter name="…">…</parameter></invoke>`, in or out of `<function_calls>`."""
 
     name = "anthropic_xml"
+    markers = ("invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `invoke` tag may occur."""
@@ -105,6 +106,7 @@ class DeepSeekDsml(AnthropicInvoke):
     """DeepSeek V3.2's DSML: `<｜DSML｜invoke name="…">` with `<｜DSML｜parameter … string="…">` values."""
 
     name = "deepseek_dsml"
+    markers = ("｜DSML｜invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a DSML tag may occur."""
@@ -115,6 +117,7 @@ class MiniMaxXml(AnthropicInvoke):
     """MiniMax-M2's `<minimax:tool_call>` holding `<invoke name="…">` calls, values kept as text."""
 
     name = "minimax_m2"
+    markers = ("<minimax:tool_call>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: MiniMax's wrapper occurs."""
@@ -125,6 +128,7 @@ class Step3Xml(AnthropicInvoke):
     """Step3's `<steptml:invoke>` calls inside DeepSeek-style `<｜tool_call_begin｜>` tokens."""
 
     name = "step3"
+    markers = ("<steptml:invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a StepTML invoke occurs."""
@@ -142,6 +146,7 @@ class DotsXml(AnthropicInvoke):
     """dots.llm's `<dots_function_call>` blocks: `<invoke>` calls (values as text) or one JSON call."""
 
     name = "dots"
+    markers = (_DOTS_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the dots wrapper occurs."""

@@ -21,6 +21,7 @@ class FencedJson:
     """Tool calls written as JSON inside markdown code fences."""
 
     name = "fenced_json"
+    markers = ("```",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: there is a fence."""

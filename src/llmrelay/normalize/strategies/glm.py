@@ -36,6 +36,7 @@ class Glm45ArgKeys:
     """`<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>` (GLM-4.5 and later)."""
 
     name = "glm"
+    markers = (_KEY,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `<arg_key>` tag occurs."""

@@ -39,6 +39,7 @@ class LongCatToolCall:
     """`<longcat_tool_call>{…}</longcat_tool_call>` blocks (Meituan LongCat)."""
 
     name = "longcat"
+    markers = ("<longcat_tool_call>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""
@@ -53,6 +54,7 @@ class InternLmAction:
     """`<|action_start|><|plugin|>{…}<|action_end|>` (InternLM2 and InternLM2.5)."""
 
     name = "internlm"
+    markers = ("<|action_start|>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the plugin action opener occurs."""
@@ -67,6 +69,7 @@ class ApertusTools:
     """`<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Swiss AI Apertus)."""
 
     name = "apertus"
+    markers = (_APERTUS_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open token occurs."""

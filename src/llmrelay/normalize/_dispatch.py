@@ -1,0 +1,169 @@
+"""Ask the strategies in order, skipping those whose markers the text does not hold.
+
+Most formats are recognised by a fixed string (`<tool_call>`, `[TOOL_CALLS]`, a fence), and
+each strategy's `detect` scans the whole text for its own: on a 1 MB answer, some twenty full
+scans before the strategy that matches. A strategy may declare `markers` instead: strings of
+which at least one occurs in every text its `detect` accepts. The markers of all strategies
+are looked for together, in a few scans, and a strategy none of whose markers occur is not
+asked: its `detect` would have said no. Every other strategy is asked exactly as before, in the
+same order, so the first that reads the text is the same one (a strategy that declares nothing
+is always asked).
+
+How the markers are looked for, cheapest first:
+
+- Markers that start with `<` (the tags and special tokens of most formats): one search for
+  `<`, and when it occurs, one regex scan for all of them. A regex whose first character is a
+  literal is searched in C from one `<` to the next.
+- Any other marker: its rarest character (`A` in `Action:`), one `in` of a single character,
+  which `memchr` answers some forty times faster than a scan for a longer string. When that
+  character occurs the marker may: the strategy is asked, and its `detect` decides.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from ._types import Parsed, Strategy
+
+# Characters by how common they are in answers (prose and JSON), most common first; a marker's
+# anchor is its character furthest down this list (any character not in it is rarer still).
+_COMMON = " etaoinsrhldcumfpgwybvkxjqz\n\"',.:_{}0123456789-"
+
+
+class Plan:
+    """The strategies to ask, in order, with the markers each declared (None: always asked)."""
+
+    def __init__(self, strategies: Sequence[Strategy]) -> None:
+        self.strategies = tuple(strategies)
+        self.steps = tuple((s, declared_markers(s)) for s in self.strategies)
+        markers = {marker for _, declared in self.steps if declared for marker in declared}
+        # A tag marker holds no other `<`: an occurrence can then never start inside the match
+        # of another one, so one scan of non-overlapping matches finds every tag marker there is.
+        tags = sorted((m for m in markers if m[0] == "<" and "<" not in m[1:]), key=len, reverse=True)
+        # Longest first: at each `<` the longest marker matches; the shorter ones written there
+        # are inside it (`_within`).
+        alternatives = "|".join(re.escape(tag[1:]) for tag in tags)
+        self._tags = re.compile(f"<(?:{alternatives})") if tags else None
+        self._within = {tag: frozenset(m for m in tags if m in tag) for tag in tags}
+        anchored: dict[str, list[str]] = {}
+        for marker in sorted(markers.difference(tags)):
+            anchored.setdefault(_anchor(marker), []).append(marker)
+        self._anchored = tuple((anchor, frozenset(found)) for anchor, found in anchored.items())
+
+    def markers_in(self, text: str) -> dict[str, bool | None]:
+        """The markers that may occur in `text`: True when one does, None when it may.
+
+        Tag markers, and markers of one character, are found for certain. Another marker may
+        occur when its anchor does: `occurs` settles it, only if a strategy needs to know.
+        """
+        found: dict[str, bool | None] = {}
+        for anchor, markers in self._anchored:
+            if anchor in text:
+                for marker in markers:
+                    found[marker] = True if marker == anchor else None
+        if self._tags is not None and "<" in text:
+            for tag in set(self._tags.findall(text)):
+                found.update(dict.fromkeys(self._within[tag], True))
+        return found
+
+
+def occurs(markers: frozenset[str], found: dict[str, bool | None], text: str) -> bool:
+    """Whether one of `markers` occurs in `text`, settling in `found` those that only may."""
+    maybe = []
+    for marker in markers:
+        state = found.get(marker, False)
+        if state:
+            return True
+        if state is None:
+            maybe.append(marker)
+    for marker in maybe:  # A full scan each: only once no marker is known to be there.
+        state = found[marker] = _search(marker)(text) is not None
+        if state:
+            return True
+    return False
+
+
+def declared_markers(strategy: Strategy) -> frozenset[str] | None:
+    """The markers `strategy` declares for its `detect`, or None when it declares none it can keep.
+
+    Markers declared above the class that defines `detect` are not trusted: a subclass that
+    overrides `detect` (a user's, often) may accept texts without its parent's markers.
+    """
+    markers = getattr(strategy, "markers", None)
+    if not isinstance(markers, tuple | list | frozenset | set) or not markers:
+        return None
+    if not all(isinstance(m, str) and m for m in markers):
+        return None
+    if "markers" not in getattr(strategy, "__dict__", {}):  # An instance's own markers are its own.
+        mro = type(strategy).__mro__
+        owner = next((c for c in mro if "markers" in vars(c)), None)
+        detector = next((c for c in mro if "detect" in vars(c)), None)
+        if owner is None or detector is None or mro.index(owner) > mro.index(detector):
+            return None
+    return frozenset(markers)
+
+
+@functools.cache
+def _search(marker: str) -> Callable[[str], object]:
+    """How to look for `marker` in a text: `str.find`, or a regex for a short one.
+
+    `str.find` skips ahead by the length of the string it looks for: for three characters
+    (`>>>`) a regex, which runs in C from one occurrence of the first character to the next,
+    is twice as fast.
+    """
+    if len(marker) > 5:
+        return lambda text: None if text.find(marker) == -1 else True
+    return re.compile(re.escape(marker)).search
+
+
+def _anchor(marker: str) -> str:
+    """The character of `marker` least likely to occur in an answer (see `_COMMON`)."""
+    return max(marker, key=lambda c: _COMMON.find(c) if c in _COMMON else len(_COMMON))
+
+
+_last_plan: Plan | None = None
+
+
+def plan_for(strategies: Sequence[Strategy]) -> Plan:
+    """The plan for these strategies: the last one made when they are the same objects."""
+    global _last_plan
+    plan = _last_plan
+    if plan is not None and (
+        strategies is plan.strategies
+        or (
+            len(strategies) == len(plan.strategies)
+            and all(a is b for a, b in zip(strategies, plan.strategies, strict=True))
+        )
+    ):
+        return plan
+    plan = _last_plan = Plan(strategies)
+    return plan
+
+
+def first_reading(
+    text: str, strategies: Sequence[Strategy], warnings: list[str] | None
+) -> tuple[Strategy, Parsed] | None:
+    """The first strategy, in order, that reads `text`, and its reading; None when none does.
+
+    A strategy that raises is skipped: with `warnings`, a warning says so. A broken (possibly
+    user) strategy must not break `parse_response`'s contract of never raising on a `str`.
+    """
+    plan = plan_for(strategies)
+    found: dict[str, bool | None] | None = None  # Looked for at the first strategy with markers only.
+    for strategy, markers in plan.steps:
+        if markers is not None:
+            if found is None:
+                found = plan.markers_in(text)
+            if markers.isdisjoint(found) or not occurs(markers, found, text):
+                continue
+        try:
+            parsed = strategy.parse(text) if strategy.detect(text) else None
+        except Exception as exc:
+            if warnings is not None:
+                warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
+            continue
+        if parsed is not None:
+            return strategy, parsed
+    return None
