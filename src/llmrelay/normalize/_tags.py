@@ -27,6 +27,8 @@ from ._text import cut_spans, join_pieces, skip_space
 from ._types import CallReading, Candidate, Parsed
 
 _DECODER = json.JSONDecoder()
+# What `_DECODER.raw_decode` calls, without its wrapper: (value, end), or StopIteration.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _JSON_OPENERS = ("{", "[")
 Interpret = Callable[[list[Any]], list[CallReading]]
 """What decoded JSON values mean, as calls (or rejections)."""
@@ -206,7 +208,7 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     start = text.find(open_tag)
     kept = [text[:start]]
     readings: list[CallReading] = []
-    scan, budget = _DECODER.scan_once, MAX_TAGS
+    scan, budget = _SCAN, MAX_TAGS
     while start != -1:
         budget -= 1
         first = start + len(open_tag)
@@ -261,7 +263,7 @@ def _read_clean_block(text: str, block: TagBlock, where: str) -> tuple[list[Call
     if first == block.body_end or text[first] not in "{[":
         return None
     try:
-        value, end = _DECODER.scan_once(text, first)  # What `raw_decode` calls, without its wrapper.
+        value, end = _SCAN(text, first)
     except (StopIteration, ValueError, RecursionError):
         return None
     if end > block.body_end or skip_space(text, end, block.body_end) != block.body_end:
