@@ -29,7 +29,7 @@ from ._types import Parsed, Strategy
 
 # Characters by how common they are in answers (prose and JSON), most common first; a marker's
 # anchor is its character furthest down this list (any character not in it is rarer still).
-_COMMON = " etaoinsrhldcumfpgwybvkxjqz\n\"',.:_{}0123456789-"
+_COMMON = " etaoinsrhldcumfpgwybvkxjqz\n\"',.:_{}0123456789-[]()TAISOCMWHBNLPDRFEGYUVKJQXZ"
 
 
 class Plan:
@@ -38,6 +38,12 @@ class Plan:
     def __init__(self, strategies: Sequence[Strategy]) -> None:
         self.strategies = tuple(strategies)
         self.steps = tuple((s, declared_markers(s)) for s in self.strategies)
+        # The strategies before the first with markers are asked before any marker is looked
+        # for: a whole-JSON answer, read by the first strategy, costs no scan for markers.
+        lead = next((i for i, (_, declared) in enumerate(self.steps) if declared is not None), len(self.steps))
+        self.head = self.strategies[:lead]
+        self._tail = self.steps[lead:]
+        self._asked: dict[frozenset[str], tuple[tuple[Strategy, frozenset[str] | None], ...]] = {}
         markers = {marker for _, declared in self.steps if declared for marker in declared}
         # A tag marker holds no other `<`: an occurrence can then never start inside the match
         # of another one, so one scan of non-overlapping matches finds every tag marker there is.
@@ -67,6 +73,23 @@ class Plan:
             for tag in set(self._tags.findall(text)):
                 found.update(dict.fromkeys(self._within[tag], True))
         return found
+
+    def tail_for(self, found: dict[str, bool | None]) -> tuple[tuple[Strategy, frozenset[str] | None], ...]:
+        """The strategies after `head` that may read a text holding the markers `found`, in order.
+
+        Kept per set of markers found (answers hold few distinct ones), so the loop over the
+        strategies touches only those to ask: a short answer costs less than one scan per strategy.
+        """
+        key = frozenset(found)
+        tail = self._asked.get(key)
+        if tail is None:
+            tail = tuple(step for step in self._tail if step[1] is None or not step[1].isdisjoint(key))
+            if len(self._asked) < _MAX_KEPT:
+                self._asked[key] = tail
+        return tail
+
+
+_MAX_KEPT = 256  # Sets of markers found whose strategies to ask are kept, per plan.
 
 
 def occurs(markers: frozenset[str], found: dict[str, bool | None], text: str) -> bool:
@@ -150,20 +173,26 @@ def first_reading(
     A strategy that raises is skipped: with `warnings`, a warning says so. A broken (possibly
     user) strategy must not break `parse_response`'s contract of never raising on a `str`.
     """
-    plan = plan_for(strategies)
-    found: dict[str, bool | None] | None = None  # Looked for at the first strategy with markers only.
-    for strategy, markers in plan.steps:
-        if markers is not None:
-            if found is None:
-                found = plan.markers_in(text)
-            if markers.isdisjoint(found) or not occurs(markers, found, text):
-                continue
-        try:
-            parsed = strategy.parse(text) if strategy.detect(text) else None
-        except Exception as exc:
-            if warnings is not None:
-                warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
+    plan = _last_plan
+    if plan is None or strategies is not plan.strategies:
+        plan = plan_for(strategies)
+    for strategy in plan.head:
+        if (parsed := _ask(strategy, text, warnings)) is not None:
+            return strategy, parsed
+    found = plan.markers_in(text)
+    for strategy, markers in plan.tail_for(found):
+        if markers is not None and not occurs(markers, found, text):
             continue
-        if parsed is not None:
+        if (parsed := _ask(strategy, text, warnings)) is not None:
             return strategy, parsed
     return None
+
+
+def _ask(strategy: Strategy, text: str, warnings: list[str] | None) -> Parsed | None:
+    """The strategy's reading of `text`, or None: not its format, or it raised (with a warning)."""
+    try:
+        return strategy.parse(text) if strategy.detect(text) else None
+    except Exception as exc:
+        if warnings is not None:
+            warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
+        return None

@@ -206,13 +206,17 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     block, or more blocks than the tag budget allows, and the general reader takes over.
     """
     start = text.find(open_tag)
+    if start == -1:
+        return None
     kept = [text[:start]]
     readings: list[CallReading] = []
     scan, budget = _SCAN, MAX_TAGS
     while start != -1:
         budget -= 1
         first = start + len(open_tag)
-        if text[first : first + 1] not in _JSON_OPENERS:  # Not right after the tag: after blank space?
+        if text[first : first + 1] == "\n":  # The usual layout, the JSON on a line of its own: no regex.
+            first += 1
+        if text[first : first + 1] not in _JSON_OPENERS:
             first = skip_space(text, first)
             if text[first : first + 1] not in _JSON_OPENERS:
                 return None
@@ -220,7 +224,12 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
             value, end = scan(text, first)
         except (StopIteration, ValueError, RecursionError):
             return None
-        close = end if text.startswith(close_tag, end) else skip_space(text, end)
+        if text.startswith(close_tag, end):
+            close = end
+        elif text.startswith(close_tag, end + 1) and text[end] == "\n":
+            close = end + 1
+        else:
+            close = skip_space(text, end)
         if (
             budget < 0
             or not text.startswith(close_tag, close)

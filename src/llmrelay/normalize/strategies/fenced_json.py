@@ -13,7 +13,7 @@ from ..._envelope import RejectedCall
 from .._calls import interpret_json
 from .._fences import Fence, iter_fences
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
-from .._text import content_around, cut_spans
+from .._text import content_around
 from .._types import Parsed
 
 
@@ -30,7 +30,8 @@ class FencedJson:
     def parse(self, text: str) -> Parsed | None:
         """Read every JSON fence that holds calls; other fences stay in the content."""
         fences = [f for f in iter_fences(text) if f.is_json]
-        whole = len(fences) == 1 and not cut_spans(text, [(fences[0].start, fences[0].end)])
+        # The fence is the whole answer when only blank space is around it (`cut_spans` leaves nothing).
+        whole = len(fences) == 1 and not text[: fences[0].start].strip() and not text[fences[0].end :].strip()
         readings: list[tuple[Fence, Parsed]] = []
         for fence in fences:
             parsed = _read_fence(text, fence, explicit=whole)
