@@ -36,8 +36,13 @@ class Plan:
     """The strategies to ask, in order, with the markers each declared (None: always asked)."""
 
     def __init__(self, strategies: Sequence[Strategy]) -> None:
+        from .strategies.json_document import JsonDocument  # Deferred: strategies import this package.
+
         self.strategies = tuple(strategies)
         self.steps = tuple((s, declared_markers(s)) for s in self.strategies)
+        first = self.strategies[0] if self.strategies else None
+        self.json_first = first.name if type(first) is JsonDocument else None
+        """The name of the built-in `JsonDocument` when it is asked first (see `_clean_envelope`)."""
         # The strategies before the first with markers are asked before any marker is looked
         # for: a whole-JSON answer, read by the first strategy, costs no scan for markers.
         lead = next((i for i, (_, declared) in enumerate(self.steps) if declared is not None), len(self.steps))
@@ -154,7 +159,7 @@ def plan_for(strategies: Sequence[Strategy]) -> Plan:
     global _last_plan
     plan = _last_plan
     if plan is not None and (
-        strategies is plan.strategies
+        strategies is plan.strategies  # The registered strategies, as a rule.
         or (
             len(strategies) == len(plan.strategies)
             and all(a is b for a, b in zip(strategies, plan.strategies, strict=True))

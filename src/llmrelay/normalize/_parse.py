@@ -10,7 +10,8 @@ from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
-from ._dispatch import first_reading
+from ._clean_envelope import read_clean_envelope
+from ._dispatch import first_reading, plan_for
 from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
 from ._types import Candidate, Strategy
@@ -72,9 +73,15 @@ def read_capped(
     if len(text) > max_chars:
         warning = f"input is {len(text)} characters, over max_chars={max_chars}: not searched for tool calls"
         return Completion(content=text, raw=text, warnings=[warning]), 0
-    warnings: list[str] = []
     if strategies is None:
         strategies = registered_strategies()
+    # The clean envelope json_schema mode gives, read straight into its Completion when
+    # `JsonDocument` is asked first (its reading is then the answer's): see `_clean_envelope`.
+    if tools is None and not strict and text.find('"toolCalls"', 0, 64) != -1 and text[:1] == "{":
+        name = plan_for(strategies).json_first
+        if name is not None and (clean := read_clean_envelope(text, max_calls, name)) is not None:
+            return clean, 0
+    warnings: list[str] = []
     thought, answer = split_reasoning(text) if text[:1] in _MAY_THINK or text[:1].isspace() else (None, text)
     if thought is not None:
         reading, dropped = read_capped(answer, tools, strict=strict, strategies=strategies, max_calls=max_calls)
