@@ -251,7 +251,8 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
         position = close + len(close_tag)
         start = text.find(open_tag, position)
         kept.append(text[position:start] if start != -1 else text[position:])
-    return Parsed.from_readings(readings, text=join_pieces(kept))
+    # Blocks of empty arrays only: no call read, so not this format (as `parse_tagged_json` says).
+    return Parsed.from_readings(readings, text=join_pieces(kept)) if readings else None
 
 
 def _holds_a_tag(text: str, start: int, end: int, open_tag: str, close_tag: str) -> bool:
