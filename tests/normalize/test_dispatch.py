@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
 from llmrelay.normalize import Parsed, Strategy, _parse, _tags
-from llmrelay.normalize._clean_envelope import read_clean_envelope
+from llmrelay.normalize._clean_envelope import read_envelope
 from llmrelay.normalize._dispatch import declared_markers, first_reading
+from llmrelay.normalize._parse import read_capped
 from llmrelay.normalize._tags import parse_tagged_json
-from llmrelay.normalize.strategies import DEFAULT_STRATEGIES, HermesToolCall, ToolCallMarker
+from llmrelay.normalize.strategies import DEFAULT_STRATEGIES, HermesToolCall, JsonDocument, ToolCallMarker
 
 from .test_incremental import table_cases
 from .test_properties import FRAGMENTS
@@ -253,7 +254,7 @@ around = st.sampled_from(["", " ", "\n", "\u00a0", "x", "}"])
 
 def general(text: str, **kwargs: Any) -> Completion:
     """`parse_response` without the clean envelope's shortcut."""
-    with mock.patch.object(_parse, "read_clean_envelope", return_value=None):
+    with mock.patch.object(_parse, "read_envelope", return_value=None):
         return parse_response(text, **kwargs)
 
 
@@ -270,20 +271,28 @@ def test_clean_envelope_reads_as_the_general_path(envelope: dict[str, Any], afte
         ({"toolCalls": [{"name": "f", "arguments": {"a": 1}}], "needsMoreWork": True}, True),
         ({"toolCalls": [{"id": "call_1", "name": "f", "arguments": {}}], "content": "Hi."}, True),
         ({"toolCalls": [], "needsMoreWork": "false"}, True),
+        ({"toolCalls": [{"name": "f", "arguments": {}}] * 3}, True),  # over max_calls (2 here): one dropped
         ({"toolCalls": [{"name": "f", "arguments": {}, "id": ""}]}, False),  # an empty id
         ({"toolCalls": [{"name": "get weather", "arguments": {}}]}, False),  # not an identifier
         ({"toolCalls": [{"name": "f", "arguments": "{}"}]}, False),  # arguments as a JSON string
-        ({"toolCalls": [{"name": "f", "arguments": {}}] * 3}, False),  # over max_calls (2 here)
         ({"toolCalls": [], "id": "x"}, False),  # another key
-        ({"tool_calls": []}, False),  # the snake_case envelope: the general path
+        ({"tool_calls": []}, False),  # the snake_case envelope
     ],
 )
 def test_which_envelopes_are_clean(envelope: dict[str, Any], clean: bool) -> None:
+    """A clean envelope gives its Completion; any other, JsonDocument's reading (decoded once)."""
     text = json.dumps(envelope)
-    completion = read_clean_envelope(text, 2, "json_document")
-    assert (completion is not None) == clean
-    if completion is not None:
-        assert completion == general(text, max_calls=2)
+    read = read_envelope(text, JsonDocument(), 2)
+    assert isinstance(read, tuple) == clean
+    if isinstance(read, tuple):
+        assert read == read_capped(text, strict=False, max_calls=2)
+    else:
+        assert read == JsonDocument().parse(text)
+
+
+@pytest.mark.parametrize("text", ["{", '{"toolCalls": []} x', '{"toolCalls": []}\u00a0', '{"a": NaN'])
+def test_not_one_strict_json_object_is_left_to_the_general_path(text: str) -> None:
+    assert read_envelope(text, JsonDocument(), 64) is None
 
 
 @pytest.mark.parametrize(
@@ -299,5 +308,5 @@ def test_no_shortcut_where_it_would_not_be_the_answer(
     strategies: Sequence[Strategy], tools: list[Any] | None, strict: bool
 ) -> None:
     text = json.dumps({"toolCalls": [{"name": "f", "arguments": {}}]})
-    with mock.patch.object(_parse, "read_clean_envelope", side_effect=AssertionError("taken")):
+    with mock.patch.object(_parse, "read_envelope", side_effect=AssertionError("taken")):
         parse_response(text, tools=tools, strict=strict, strategies=strategies)

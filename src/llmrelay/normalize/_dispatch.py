@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ._types import Parsed, Strategy
 
@@ -41,8 +42,8 @@ class Plan:
         self.strategies = tuple(strategies)
         self.steps = tuple((s, declared_markers(s)) for s in self.strategies)
         first = self.strategies[0] if self.strategies else None
-        self.json_first = first.name if type(first) is JsonDocument else None
-        """The name of the built-in `JsonDocument` when it is asked first (see `_clean_envelope`)."""
+        self.json_first = first if type(first) is JsonDocument else None
+        """The built-in `JsonDocument`, when it is asked first (see `_clean_envelope`)."""
         # The strategies before the first with markers are asked before any marker is looked
         # for: a whole-JSON answer, read by the first strategy, costs no scan for markers.
         lead = next((i for i, (_, declared) in enumerate(self.steps) if declared is not None), len(self.steps))
@@ -53,10 +54,10 @@ class Plan:
         # A tag marker holds no other `<`: an occurrence can then never start inside the match
         # of another one, so one scan of non-overlapping matches finds every tag marker there is.
         tags = sorted((m for m in markers if m[0] == "<" and "<" not in m[1:]), key=len, reverse=True)
-        # Longest first: at each `<` the longest marker matches; the shorter ones written there
-        # are inside it (`_within`).
-        alternatives = "|".join(re.escape(tag[1:]) for tag in tags)
-        self._tags = re.compile(f"<(?:{alternatives})") if tags else None
+        # At each `<` the longest marker matches; the shorter ones written there are inside it
+        # (`_within`). The tags as a trie: text full of `<` costs one test per character after
+        # each `<`, not one per tag.
+        self._tags = re.compile("<" + _trie_pattern([tag[1:] for tag in tags])) if tags else None
         self._within = {tag: frozenset(m for m in tags if m in tag) for tag in tags}
         anchored: dict[str, list[str]] = {}
         for marker in sorted(markers.difference(tags)):
@@ -111,6 +112,29 @@ def occurs(markers: frozenset[str], found: dict[str, bool | None], text: str) ->
         if state:
             return True
     return False
+
+
+def _trie_pattern(words: Sequence[str]) -> str:
+    """A regex matching the longest of `words` that starts where it is tried (their prefixes shared).
+
+    Branches of a trie start with distinct characters, so at most one goes on; a word that ends
+    where longer ones go on makes the rest optional (greedy: the longer one when it is there).
+    """
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # A word ends here.
+    return _node_pattern(trie)
+
+
+def _node_pattern(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _node_pattern(child) for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
 
 
 def declared_markers(strategy: Strategy) -> frozenset[str] | None:

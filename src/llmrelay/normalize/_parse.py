@@ -10,11 +10,11 @@ from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
-from ._clean_envelope import read_clean_envelope
+from ._clean_envelope import read_envelope
 from ._dispatch import first_reading, plan_for
 from ._reasoning import join_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
-from ._types import Candidate, Strategy
+from ._types import Candidate, Parsed, Strategy
 
 DEFAULT_MAX_CHARS = 10_000_000
 """Inputs longer than this are not searched for tool calls (see `parse_response`)."""
@@ -75,18 +75,23 @@ def read_capped(
         return Completion(content=text, raw=text, warnings=[warning]), 0
     if strategies is None:
         strategies = registered_strategies()
-    # The clean envelope json_schema mode gives, read straight into its Completion when
-    # `JsonDocument` is asked first (its reading is then the answer's): see `_clean_envelope`.
+    found: tuple[Strategy, Parsed] | None = None
+    # The envelope json_schema mode gives, decoded once and a clean one read straight into its
+    # Completion, when `JsonDocument` is asked first (its reading is then the answer's).
     if tools is None and not strict and text.find('"toolCalls"', 0, 64) != -1 and text[:1] == "{":
-        name = plan_for(strategies).json_first
-        if name is not None and (clean := read_clean_envelope(text, max_calls, name)) is not None:
-            return clean, 0
+        first = plan_for(strategies).json_first
+        if first is not None and (read := read_envelope(text, first, max_calls if max_calls > 0 else 0)) is not None:
+            if isinstance(read, Parsed):
+                found = first, read
+            else:
+                return read
     warnings: list[str] = []
     thought, answer = split_reasoning(text) if text[:1] in _MAY_THINK or text[:1].isspace() else (None, text)
     if thought is not None:
         reading, dropped = read_capped(answer, tools, strict=strict, strategies=strategies, max_calls=max_calls)
         return _with_reasoning(thought, reading, text, strategies), dropped
-    found = first_reading(text, strategies, warnings)
+    if found is None:
+        found = first_reading(text, strategies, warnings)
     if found is None:
         return new_completion(text, [], None, [], text, None, None, warnings), 0
     strategy, parsed = found

@@ -209,10 +209,13 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     if start == -1:
         return None
     kept = [text[:start]]
-    readings: list[CallReading] = []
+    calls: list[Candidate] = []
+    rejected: list[RejectedCall] = []
     scan, budget = _SCAN, MAX_TAGS
     while start != -1:
         budget -= 1
+        if budget < 0:
+            return None
         first = start + len(open_tag)
         if text[first : first + 1] == "\n":  # The usual layout, the JSON on a line of its own: no regex.
             first += 1
@@ -228,13 +231,11 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
             close = end
         elif text.startswith(close_tag, end + 1) and text[end] == "\n":
             close = end + 1
+        elif text.startswith(close_tag, close := skip_space(text, end)):
+            pass
         else:
-            close = skip_space(text, end)
-        if (
-            budget < 0
-            or not text.startswith(close_tag, close)
-            or (text.find("<", first, end) != -1 and _holds_a_tag(text, first, end, open_tag, close_tag))
-        ):
+            return None
+        if text.find("<", first, end) != -1 and _holds_a_tag(text, first, end, open_tag, close_tag):
             return None
         # The canonical call read inline (as `read_call` reads it first): most blocks are one.
         if (
@@ -245,14 +246,20 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
             and name.isidentifier()
             and len(name) <= 128
         ):
-            readings.append(Candidate(name, arguments, None, True))
+            calls.append(Candidate(name, arguments, None, True))
         else:
-            readings += calls_in(value, where)
+            for reading in calls_in(value, where):
+                if isinstance(reading, Candidate):
+                    calls.append(reading)
+                else:
+                    rejected.append(reading)
         position = close + len(close_tag)
         start = text.find(open_tag, position)
         kept.append(text[position:start] if start != -1 else text[position:])
     # Blocks of empty arrays only: no call read, so not this format (as `parse_tagged_json` says).
-    return Parsed.from_readings(readings, text=join_pieces(kept)) if readings else None
+    if not calls and not rejected:
+        return None
+    return Parsed(calls, join_pieces(kept), None, rejected)  # What `Parsed.from_readings` makes of them.
 
 
 def _holds_a_tag(text: str, start: int, end: int, open_tag: str, close_tag: str) -> bool:
