@@ -205,7 +205,8 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     `read_json_block` reads them, with the prose `cut_spans` keeps: the same `Parsed`. Any other
     block, or more blocks than the tag budget allows, and the general reader takes over.
     """
-    start = text.find(open_tag)
+    find, startswith = text.find, text.startswith  # Looked up once: hundreds of blocks.
+    start = find(open_tag)
     if start == -1:
         return None
     kept = [text[:start]]
@@ -227,15 +228,15 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
             value, end = scan(text, first)
         except (StopIteration, ValueError, RecursionError):
             return None
-        if text.startswith(close_tag, end):
+        if startswith(close_tag, end):
             close = end
-        elif text.startswith(close_tag, end + 1) and text[end] == "\n":
+        elif startswith(close_tag, end + 1) and text[end] == "\n":
             close = end + 1
-        elif text.startswith(close_tag, close := skip_space(text, end)):
+        elif startswith(close_tag, close := skip_space(text, end)):
             pass
         else:
             return None
-        if text.find("<", first, end) != -1 and _holds_a_tag(text, first, end, open_tag, close_tag):
+        if find("<", first, end) != -1 and _holds_a_tag(text, first, end, open_tag, close_tag):
             return None
         # The canonical call read inline (as `read_call` reads it first): most blocks are one.
         if (
@@ -254,7 +255,7 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
                 else:
                     rejected.append(reading)
         position = close + len(close_tag)
-        start = text.find(open_tag, position)
+        start = find(open_tag, position)
         kept.append(text[position:start] if start != -1 else text[position:])
     # Blocks of empty arrays only: no call read, so not this format (as `parse_tagged_json` says).
     if not calls and not rejected:
