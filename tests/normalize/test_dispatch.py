@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
 from llmrelay.normalize import Parsed, Strategy, _parse, _tags
+from llmrelay.normalize._budget import MAX_TAGS
 from llmrelay.normalize._clean_envelope import read_envelope
 from llmrelay.normalize._dispatch import declared_markers, first_reading
 from llmrelay.normalize._parse import read_capped
@@ -220,6 +221,20 @@ def test_clean_tagged_answer_reads_as_the_general_reader(case: tuple[str, str, s
 
 
 @pytest.mark.parametrize(
+    "after",
+    ["", "<tool_call>", '<tool_call>{"name": "f", "arguments": {}}</tool_call>', "<tool_call> and prose"],
+    ids=["exactly the budget", "an open tag", "one block more", "a mention"],
+)
+def test_clean_tagged_answer_past_the_tag_budget(after: str) -> None:
+    """Past `MAX_TAGS` blocks the rest is prose, with a rejection when a block starts there (as `tag_blocks`)."""
+    text = '<tool_call>{"name": "f", "arguments": {}}</tool_call>\n' * MAX_TAGS + after
+    fast = parse_tagged_json(text, "<tool_call>", "</tool_call>", bare_names=True)
+    with mock.patch.object(_tags, "_read_clean_answer", return_value=None):
+        assert fast == parse_tagged_json(text, "<tool_call>", "</tool_call>", bare_names=True)
+    assert fast is not None and len(fast.calls) == MAX_TAGS
+
+
+@pytest.mark.parametrize(
     ("text", "clean"),
     [
         ('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>', True),
@@ -232,7 +247,8 @@ def test_clean_tagged_answer_reads_as_the_general_reader(case: tuple[str, str, s
     ],
 )
 def test_which_tagged_answers_are_clean(text: str, clean: bool) -> None:
-    assert (_tags._read_clean_answer(text, "<tool_call>", "</tool_call>", "in <tool_call>") is not None) == clean
+    found = _tags._read_clean_answer(text, "<tool_call>", "</tool_call>", r"\[{A-Za-z_", "in <tool_call>")
+    assert (found is not None) == clean
 
 
 # --- The clean envelope --------------------------------------------------------------------

@@ -13,6 +13,7 @@ Qwen3-Coder and GLM decode an argument written as text (`json_or_text`).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -95,7 +96,7 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
             skipped by the regex scan itself, so prose full of empty tags costs no Python work.
         budget: the tags this reading may still examine.
     """
-    candidates = NextOccurrence(text, re.compile(re.escape(open_tag) + rf"(?=\s*[{first}])"))
+    candidates = NextOccurrence(text, _candidates(open_tag, first))
     opens, closes = NextOccurrence(text, open_tag), NextOccurrence(text, close_tag)
     position = 0
     while (found := candidates.find(position)) is not None and budget.take():
@@ -109,6 +110,12 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
             block = TagBlock(start, body_start, limit, limit, closed=False)
         yield block
         position = block.end
+
+
+@functools.cache
+def _candidates(open_tag: str, first: str) -> re.Pattern[str]:
+    """`open_tag` where a block starts: followed, after blank space, by a character of `first`."""
+    return re.compile(re.escape(open_tag) + rf"(?=\s*[{first}])")
 
 
 def widen(text: str, start: int, end: int, open_tag: str, close_tag: str) -> tuple[int, int]:
@@ -177,14 +184,15 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
         bare_names: whether a closed block holding only a tool name is a call without arguments.
     """
     where = f"in {open_tag}"
-    clean = _read_clean_answer(text, open_tag, close_tag, where)
+    first_chars = r"\[{A-Za-z_" if bare_names else r"\[{"
+    clean = _read_clean_answer(text, open_tag, close_tag, first_chars, where)
     if clean is not None:
         return clean
     spans: list[tuple[int, int]] = []
     readings: list[CallReading] = []
     budget = TagBudget()
     interpret = partial(_json_readings, where=where)
-    for block in tag_blocks(text, open_tag, close_tag, r"\[{A-Za-z_" if bare_names else r"\[{", budget):
+    for block in tag_blocks(text, open_tag, close_tag, first_chars, budget):
         found = _read_clean_block(text, block, where) or read_json_block(text, block, interpret, where)
         if found is None and bare_names:
             found = _read_bare_name(text, block)
@@ -194,7 +202,7 @@ def parse_tagged_json(text: str, open_tag: str, close_tag: str, *, bare_names: b
     return to_parsed(text, spans, readings, budget) if readings else None
 
 
-def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> Parsed | None:
+def _read_clean_answer(text: str, open_tag: str, close_tag: str, first_chars: str, where: str) -> Parsed | None:
     """The usual answer, read fast: every block closed and clean (see `_read_clean_block`); else None.
 
     `tag_blocks` searches three times per block (candidate, next open tag, close tag), each
@@ -202,8 +210,9 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     it stands, and the close tag must follow it after blank space; when the JSON holds no `<`,
     neither tag can sit inside it (`memchr` answers that), so the next search for the open tag
     runs through the prose between blocks only. Those are the blocks `tag_blocks` finds, read as
-    `read_json_block` reads them, with the prose `cut_spans` keeps: the same `Parsed`. Any other
-    block, or more blocks than the tag budget allows, and the general reader takes over.
+    `read_json_block` reads them, with the prose `cut_spans` keeps: the same `Parsed`; past the
+    tag budget, the rest is left unread as `tag_blocks` leaves it. Any other block, and the
+    general reader takes over.
     """
     find, startswith = text.find, text.startswith  # Looked up once: hundreds of blocks.
     start = find(open_tag)
@@ -213,10 +222,14 @@ def _read_clean_answer(text: str, open_tag: str, close_tag: str, where: str) -> 
     calls: list[Candidate] = []
     rejected: list[RejectedCall] = []
     scan, budget = _SCAN, MAX_TAGS
+    position = 0
     while start != -1:
         budget -= 1
-        if budget < 0:
-            return None
+        if budget < 0:  # `tag_blocks`' budget spent: the rest is prose, and said so if a block starts there.
+            kept[-1] = text[position:]
+            if _candidates(open_tag, first_chars).search(text, start) is not None:
+                rejected.append(TagBudget().rejection())
+            break
         first = start + len(open_tag)
         if text[first : first + 1] == "\n":  # The usual layout, the JSON on a line of its own: no regex.
             first += 1
