@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from llmrelay import Completion, parse_response
-from llmrelay.normalize import Parsed, Strategy, _parse, _tags
+from llmrelay.normalize import Parsed, Strategy, _dispatch, _parse, _tags
 from llmrelay.normalize._budget import MAX_TAGS
 from llmrelay.normalize._clean_envelope import read_envelope
-from llmrelay.normalize._dispatch import declared_markers, first_reading
+from llmrelay.normalize._dispatch import declared_markers, first_reading, plan_for
 from llmrelay.normalize._parse import read_capped
 from llmrelay.normalize._tags import parse_tagged_json
 from llmrelay.normalize.strategies import DEFAULT_STRATEGIES, HermesToolCall, JsonDocument, ToolCallMarker
@@ -82,6 +82,16 @@ def test_same_reading_on_every_table_case(text: str) -> None:
 @given(text=st.one_of(glued, st.sampled_from(TEXTS).map(lambda t: f"Sure.\n{t}\n>>>")))
 def test_same_reading_on_generated_text(text: str) -> None:
     assert named(first_reading(text, DEFAULT_STRATEGIES, [])) == every_strategy_asked(text, DEFAULT_STRATEGIES)
+
+
+@SETTINGS
+@given(text=glued, window=st.integers(1, 40))
+def test_tags_found_a_window_at_a_time_are_all_there_are(text: str, window: int) -> None:
+    """Scanned in windows (hostile text holds 200k tags), the tags found are those of one scan."""
+    plan = plan_for(DEFAULT_STRATEGIES)
+    expected = plan.markers_in(text)
+    with mock.patch.object(_dispatch, "_WINDOW", window):
+        assert plan.markers_in(text) == expected
 
 
 class OwnMarkers:

@@ -59,6 +59,7 @@ class Plan:
         # each `<`, not one per tag.
         self._tags = re.compile("<" + _trie_pattern([tag[1:] for tag in tags])) if tags else None
         self._within = {tag: frozenset(m for m in tags if m in tag) for tag in tags}
+        self._longest_tag = len(tags[0]) if tags else 0
         anchored: dict[tuple[str, str], list[str]] = {}
         for marker in sorted(markers.difference(tags)):
             anchored.setdefault(_anchors(marker), []).append(marker)
@@ -76,8 +77,21 @@ class Plan:
                 for marker in markers:
                     found[marker] = True if marker == rare else None
         if self._tags is not None and "<" in text:
-            for tag in set(self._tags.findall(text)):
+            for tag in self._tags_in(text, self._tags):
                 found.update(dict.fromkeys(self._within[tag], True))
+        return found
+
+    def _tags_in(self, text: str, tags: re.Pattern[str]) -> set[str]:
+        """The tag markers in `text`, a window at a time: hostile text holds 200k of them.
+
+        `findall` lists every match; a window's list is dropped once its matches are in the set.
+        Windows overlap by a tag's length: a tag cut at a window's end is whole in the next one
+        (and what the cut window matched is the start of that tag, a marker all the same).
+        """
+        found: set[str] = set()
+        step, overlap = _WINDOW, self._longest_tag
+        for start in range(0, len(text), step):
+            found.update(tags.findall(text, max(start - overlap, 0), start + step))
         return found
 
     def tail_for(self, found: dict[str, bool | None]) -> tuple[tuple[Strategy, frozenset[str] | None], ...]:
@@ -96,6 +110,7 @@ class Plan:
 
 
 _MAX_KEPT = 256  # Sets of markers found whose strategies to ask are kept, per plan.
+_WINDOW = 1 << 18  # Characters scanned for tags at a time (see `Plan._tags_in`).
 
 
 def occurs(markers: frozenset[str], found: dict[str, bool | None], text: str) -> bool:
