@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # The info string after the opening backticks: an optional language tag, then the line break.
 # A one-line fence (```{"a": 1}```) has no tag and its body starts right away.
@@ -12,9 +12,12 @@ _INFO = re.compile(r"[ \t]*([A-Za-z][\w+.-]*)?[ \t]*\n?")
 JSON_LANGUAGES = frozenset({"", "json", "jsonc", "json5", "javascript", "js", "tool_call", "tool_code", "tool_calls"})
 
 
-@dataclass(frozen=True)
-class Fence:
-    """One fenced block: where it is, its language tag, and where its body is."""
+class Fence(NamedTuple):
+    """One fenced block: where it is, its language tag, and where its body is.
+
+    A named tuple rather than a frozen dataclass: several times cheaper to make, on every
+    answer with a fence.
+    """
 
     start: int
     """Offset of the opening backticks."""

@@ -10,10 +10,12 @@ from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
+from ._clean_envelope import read_envelope
+from ._dispatch import first_reading, plan_for
 from ._reasoning import join_reasoning, may_close_reasoning, reasoning_calls, split_reasoning
 from ._registry import registered_strategies
 from ._turn_end import without_turn_end
-from ._types import Candidate, Strategy
+from ._types import Candidate, Parsed, Strategy
 
 DEFAULT_MAX_CHARS = 10_000_000
 """Inputs longer than this are not searched for tool calls (see `parse_response`)."""
@@ -74,31 +76,46 @@ def read_capped(
         return Completion(content=text, raw=text, warnings=[warning]), 0
     if strategies is None:
         strategies = registered_strategies()
-    answer = without_turn_end(text)
-    thought = None
-    if answer[:1] in _MAY_THINK or answer[:1].isspace() or may_close_reasoning(answer):
-        thought, answer = split_reasoning(answer)  # Skipped by most answers (a microsecond each).
-    reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls)
+    found: tuple[Strategy, Parsed] | None = None
+    # The envelope json_schema mode gives, decoded once and a clean one read straight into its
+    # Completion, when `JsonDocument` is asked first (its reading is then the answer's).
+    if tools is None and not strict and text.find('"toolCalls"', 0, 64) != -1 and text[:1] == "{":
+        first = plan_for(strategies).json_first
+        if first is not None and (read := read_envelope(text, first, max_calls if max_calls > 0 else 0)) is not None:
+            if isinstance(read, Parsed):
+                found = first, read
+            else:
+                return read
+    answer, thought = text, None
+    if found is None:  # A JSON document has neither end-of-turn tokens nor reasoning around it.
+        answer = without_turn_end(text)
+        if answer[:1] in _MAY_THINK or answer[:1].isspace() or may_close_reasoning(answer):
+            thought, answer = split_reasoning(answer)  # Skipped by most answers (a microsecond each).
+    reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls, found)
     if thought is not None:
         return _with_reasoning(thought, reading, text, strategies), dropped
     return reading, dropped
 
 
 def _read_answer(
-    text: str, raw: str, tools: Sequence[ToolLike] | None, strict: bool, strategies: Sequence[Strategy], max_calls: int
+    text: str,
+    raw: str,
+    tools: Sequence[ToolLike] | None,
+    strict: bool,
+    strategies: Sequence[Strategy],
+    max_calls: int,
+    found: tuple[Strategy, Parsed] | None,
 ) -> tuple[Completion, int]:
-    """The answer after its reasoning, read by the first strategy that recognises it (`raw`: the whole input)."""
+    """The answer after its reasoning, read by the first strategy that recognises it (`raw`: the whole input).
+
+    `found` is a reading already made (the clean envelope's), when there is one.
+    """
     warnings: list[str] = []
-    for strategy in strategies:
-        try:
-            parsed = strategy.parse(text) if strategy.detect(text) else None
-        except Exception as exc:  # A broken (possibly user) strategy must not break the contract.
-            warnings.append(f"strategy {strategy.name!r} failed and was skipped: {exc!r}")
-            continue
-        if parsed is not None:
-            break
-    else:
+    if found is None:
+        found = first_reading(text, strategies, warnings)
+    if found is None:
         return new_completion(text, [], None, [], raw, None, None, warnings), 0
+    strategy, parsed = found
     # The cap comes before validation: the calls past it are never checked, only counted.
     candidates, rejected, dropped = within_cap(parsed.calls, parsed.rejected, max(max_calls, 0))
     if tools is None and not strict:  # The common case, kept short: every call read is accepted.

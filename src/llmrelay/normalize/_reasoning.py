@@ -30,10 +30,12 @@ reports them as rejected with kind `in_reasoning`, so they are not lost either.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from .._envelope import RejectedCall
+from ._dispatch import first_reading
 from ._text import skip_space
 from ._turn_end import turn_end_tail
 from ._types import Strategy
@@ -143,9 +145,19 @@ def _before_orphan_closer(text: str) -> tuple[str | None, str]:
     found = _ORPHAN.search(text)
     if found is None or _OPENER.search(text, 0, found.start()) is not None:
         return None, text
+    if text.lstrip()[:1] in ("{", "[") and _is_json(text):
+        return None, text  # A JSON answer whose string names the tag: `json_document` reads it whole.
     if text[found.start() - 1 : found.start()] in _QUOTES or text[found.end() : found.end() + 1] in _QUOTES:
         return None, text
     return text[: found.start()].strip(), _unwrap_answer(text[skip_space(text, found.end()) :])
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def may_close_reasoning(text: str) -> bool:
@@ -164,28 +176,26 @@ def _unwrap_answer(rest: str) -> str:
     return stripped if len(stripped) != len(rest.strip()) else rest
 
 
-def reasoning_calls(reasoning: str, strategies: Iterable[Strategy]) -> list[RejectedCall]:
+def reasoning_calls(reasoning: str, strategies: Sequence[Strategy]) -> list[RejectedCall]:
     """The calls written in explicit markup inside `reasoning`, each rejected as `in_reasoning`.
 
     A tool-shaped JSON object in the thinking prose is not reported: reasoning discusses calls.
     """
-    for strategy in strategies:
-        try:
-            parsed = strategy.parse(reasoning) if strategy.detect(reasoning) else None
-        except Exception:  # A broken (user) strategy: its warning comes from the answer's own reading.
-            continue
-        if parsed is not None:
-            return [
-                RejectedCall(
-                    call.name,
-                    call.arguments,
-                    f"tool call '{call.name}' was written inside the model's reasoning, not in its answer",
-                    "in_reasoning",
-                    call.id,
-                )
-                for call in parsed.calls
-                if call.explicit
-            ]
+    # A broken (user) strategy is skipped silently: its warning comes from the answer's own reading.
+    found = first_reading(reasoning, strategies, None)
+    if found is not None:
+        parsed = found[1]
+        return [
+            RejectedCall(
+                call.name,
+                call.arguments,
+                f"tool call '{call.name}' was written inside the model's reasoning, not in its answer",
+                "in_reasoning",
+                call.id,
+            )
+            for call in parsed.calls
+            if call.explicit
+        ]
     return []
 
 

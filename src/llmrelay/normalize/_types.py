@@ -108,6 +108,10 @@ class Strategy(Protocol):
     `detect` is a cheap check (a substring or a short regex) that says whether `parse` is worth
     running. `parse` returns None when the text is not in this format after all, so the next
     strategy can try. Both are pure: text in, data out, no I/O and no global state.
+
+    Optionally, `markers`: a tuple of strings of which at least one occurs in every text `detect`
+    accepts. A strategy that declares them is not asked about a text that holds none (see
+    `_dispatch`); one that does not is always asked.
     """
 
     name: str

@@ -165,6 +165,19 @@ CASES = [
         reasoning="Plan.",
     ),
     plain("the close tag quoted in prose", "Close the block with `</think>` when you are done."),
+    # A whole JSON answer is read as JSON first: a close tag inside one of its strings is text.
+    Case(
+        "a JSON envelope whose content names the close tag",
+        '{"content": "Wrap it in <think> and end with </think> tags.", "toolCalls": []}',
+        content="Wrap it in <think> and end with </think> tags.",
+        format="json_document",
+    ),
+    Case(
+        "a JSON call whose argument holds the close tag",
+        '{"name": "note", "arguments": {"text": "the end is </think> here"}}',
+        [("note", {"text": "the end is </think> here"})],
+        format="json_document",
+    ),
     plain("the close tag in quotes", 'The tag "</think>" ends a reasoning block.'),
     plain("prose starting like apriel's marker", "Here are my thoughts: no tool is needed."),
     plain("apriel's words without its end marker stay content", "Here are my reasoning steps:\n1. Add.\n2. Done."),

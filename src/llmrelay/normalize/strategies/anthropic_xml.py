@@ -96,6 +96,7 @@ class AnthropicInvoke:
     """`<invoke name="…"><parameter name="…">…</parameter></invoke>`, in or out of `<function_calls>`."""
 
     name = "anthropic_xml"
+    markers = ("invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `invoke` tag may occur."""
@@ -110,6 +111,7 @@ class DeepSeekDsml(AnthropicInvoke):
     """DeepSeek V3.2's DSML: `<｜DSML｜invoke name="…">` with `<｜DSML｜parameter … string="…">` values."""
 
     name = "deepseek_dsml"
+    markers = ("｜DSML｜invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a DSML tag may occur."""
@@ -120,6 +122,7 @@ class GigaChat35Gcml(AnthropicInvoke):
     """GigaChat 3.5's GCML: DSML's markup under `｜GCML｜`, a value text unless `string="false"`."""
 
     name = "gigachat35"
+    markers = ("｜GCML｜invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a GCML invoke may occur."""
@@ -137,6 +140,7 @@ class MiniMaxXml(AnthropicInvoke):
     """MiniMax-M2's `<minimax:tool_call>` holding `<invoke name="…">` calls, values kept as text."""
 
     name = "minimax_m2"
+    markers = ("<minimax:tool_call>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: MiniMax's wrapper occurs."""
@@ -147,6 +151,7 @@ class Step3Xml(AnthropicInvoke):
     """Step3's `<steptml:invoke>` calls inside DeepSeek-style `<｜tool_call_begin｜>` tokens."""
 
     name = "step3"
+    markers = ("<steptml:invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a StepTML invoke occurs."""
@@ -164,6 +169,7 @@ class DotsXml(AnthropicInvoke):
     """dots.llm's `<dots_function_call>` blocks: `<invoke>` calls (values as text) or one JSON call."""
 
     name = "dots"
+    markers = (_DOTS_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the dots wrapper occurs."""

@@ -50,6 +50,7 @@ class CommandRAction:
     """Cohere's `<|START_ACTION|>[…]<|END_ACTION|>` blocks and Command-R's ``Action: ```json […]``` ``."""
 
     name = "command_r"
+    markers = ("<|START_", "Action:")
 
     def detect(self, text: str) -> bool:
         """Cheap check: a Cohere action or response token, or an `Action:`, occurs."""

@@ -36,6 +36,7 @@ class CwmToolBlock:
     """`<tool: LABEL>NAME input</tool>` (CWM)."""
 
     name = "cwm"
+    markers = (_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

@@ -46,6 +46,7 @@ class DeepSeekTokens:
     """DeepSeek's `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>` calls (V3, R1, V3.1)."""
 
     name = "deepseek"
+    markers = ("｜", "▁", "<|tool_")
 
     def detect(self, text: str) -> bool:
         """Cheap check: a DeepSeek-only character or token occurs."""

@@ -23,7 +23,7 @@ from .._calls import interpret_json
 from .._fences import Fence, iter_fences
 from .._lenient_json import LenientJSONError, TruncatedJSONError, loads_lenient
 from .._tags import opened_before
-from .._text import content_around, cut_spans
+from .._text import content_around
 from .._types import Parsed
 
 TOOL_CALL_MARKER = "**Tool Call:**"
@@ -34,6 +34,7 @@ class FencedJson:
     """Tool calls written as JSON inside markdown code fences."""
 
     name = "fenced_json"
+    markers = ("```",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: there is a fence."""
@@ -43,7 +44,8 @@ class FencedJson:
         """Read every JSON fence that holds calls; other fences stay in the content."""
         fences = [f for f in iter_fences(text) if f.is_json]
         spans = [(opened_before(text, f.start, TOOL_CALL_MARKER), f.end) for f in fences]
-        whole = len(fences) == 1 and not cut_spans(text, spans)
+        # The fence is the whole answer when only blank space is around it (`cut_spans` would leave nothing).
+        whole = len(spans) == 1 and not text[: spans[0][0]].strip() and not text[spans[0][1] :].strip()
         found: list[tuple[tuple[int, int], Parsed]] = []
         for fence, span in zip(fences, spans, strict=True):
             parsed = _read_fence(text, fence, explicit=whole or span[0] != fence.start)

@@ -24,6 +24,7 @@ class XmlFunctionCalls:
     """`<function_calls>[…]</function_calls>`: JSON calls inside XML-style tags."""
 
     name = "function_calls_json"
+    markers = ("<function_calls>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

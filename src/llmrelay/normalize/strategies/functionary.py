@@ -51,6 +51,7 @@ class Functionary:
     """`>>>name` lines before JSON (v3.2) or `<function=name>{…}</function>` tags (v3.1, Llama 3.1)."""
 
     name = "functionary"
+    markers = (">>>", "<function")
 
     def detect(self, text: str) -> bool:
         """Cheap check: a `>>>` recipient or a `<function` tag occurs."""

@@ -41,6 +41,7 @@ class GemmaFunctionCall:
     """`<|tool_call>call:f{a:<|"|>x<|"|>}<tool_call|>` (Gemma 4) and FunctionGemma's `<start_function_call>`."""
 
     name = "gemma"
+    markers = ("<|tool_call>", "<start_function_call>")
 
     def detect(self, text: str) -> bool:
         """Cheap check: one of the open tokens occurs."""

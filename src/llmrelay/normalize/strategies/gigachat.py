@@ -30,6 +30,7 @@ class GigaChatFunctionCall:
     """`function call<|role_sep|>{…}` after `<|message_sep|>` (GigaChat 3)."""
 
     name = "gigachat"
+    markers = ("<|role_sep|>", "<|function_call|>")
 
     def detect(self, text: str) -> bool:
         """Cheap check: one of the call headers occurs."""

@@ -97,6 +97,7 @@ class Glm45ArgKeys:
 
     name = "glm"
     _tags = _GLM
+    markers: tuple[str, ...] = (_GLM.key,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `<arg_key>` tag occurs."""
@@ -141,6 +142,7 @@ class IQuestCoderV2ArgKeys(Glm45ArgKeys):
     """The same pairs in `<iquestcoder_tool_call>` blocks (iQuest Coder V2, vLLM's `iquest_coder_v2_tool_parser.py`)."""
 
     name = "iquest_coder_v2"
+    markers = (_IQUEST_CODER_V2.call,)
     _tags = _IQUEST_CODER_V2
     _own_tags = True  # No other strategy reads these tags: a bare name is a call without arguments.
 
@@ -153,6 +155,7 @@ class IQuestQ1ArgKeys(IQuestCoderV2ArgKeys):
     """The same pairs in `<iquest_tool_call>` blocks (iQuest Q1, SGLang's `iquest_q1_detector.py`)."""
 
     name = "iquest_q1"
+    markers = (_IQUEST_Q1.call,)
     _tags = _IQUEST_Q1
 
 
@@ -160,6 +163,7 @@ class K2HorizonIfm(Glm45ArgKeys):
     """`<ifm|tool_call>NAME<ifm|arg_key>…` pairs, or one JSON call per block (K2 Horizon)."""
 
     name = "k2_horizon"
+    markers = (_IFM.call,)
     _tags = _IFM
     _first = "A-Za-z_{"
     _own_tags = True  # No other strategy reads these tags: a bare name or JSON is a call.
@@ -181,6 +185,7 @@ class HunyuanV4Suffixed(Glm45ArgKeys):
     """GLM's pairs in tags with a checkpoint's suffix, `<tool_call:6124c78e>` (Hunyuan HY-V4)."""
 
     name = "hy_v4"
+    markers = ("<tool_call:", "<arg_key:", "<think:")
     _own_tags = True
 
     def detect(self, text: str) -> bool:

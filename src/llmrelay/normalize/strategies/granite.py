@@ -34,6 +34,7 @@ class GraniteToolCall:
     """`<|tool_call|>[…]` (Granite 3.x) and `<function_call> {…}` (Granite 20B FC)."""
 
     name = "granite"
+    markers = _OPENERS
 
     def detect(self, text: str) -> bool:
         """Cheap check: one of the two markers occurs."""

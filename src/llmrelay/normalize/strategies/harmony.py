@@ -48,6 +48,7 @@ class Harmony:
     """gpt-oss harmony messages: calls to recipients, final and preamble text as content."""
 
     name = "harmony"
+    markers = ("<|message|>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a message token, and a recipient or a channel, occur."""

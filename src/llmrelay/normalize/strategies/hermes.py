@@ -39,6 +39,7 @@ class HermesToolCall:
     """`<tool_call>{"name": …, "arguments": …}</tool_call>` blocks (Hermes, Qwen and their fine-tunes)."""
 
     name = "hermes"
+    markers = ("<tool_call>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

@@ -37,6 +37,7 @@ class HyperClovaXFunctionCall:
     """`assistant -> tool/function_call` then a JSON call list (HyperCLOVA X SEED Think 14B)."""
 
     name = "hyperclovax"
+    markers = (_ROLE,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the tool role line occurs."""

@@ -35,6 +35,7 @@ class InklingBlocks:
     """`<|content_invoke_tool_json|>{…}<|end_message|>` and Inkling's other typed blocks."""
 
     name = "inkling"
+    markers = ("<|content_",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a block-kind token may occur."""

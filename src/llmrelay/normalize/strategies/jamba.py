@@ -20,6 +20,7 @@ class JambaToolCalls:
     """`<tool_calls>[…]</tool_calls>` (AI21 Jamba)."""
 
     name = "jamba"
+    markers = ("<tool_calls>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

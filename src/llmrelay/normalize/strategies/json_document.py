@@ -40,6 +40,10 @@ class JsonDocument:
             value = loads_strict(text)
         except (ValueError, RecursionError):
             return read_cut_envelope(text) if text.lstrip()[:1] == "{" else None
+        return self.read_value(value, text)
+
+    def read_value(self, value: object, text: str) -> Parsed:
+        """The reading of `text`, decoded to `value`: an envelope, a call, or a data answer."""
         parsed = interpret_json(value, explicit=True) or content_only_envelope(value)
         # Valid JSON that is not tool-shaped is a data answer: claim it so that no later, looser
         # strategy goes looking for calls inside its strings.

@@ -54,6 +54,7 @@ class KimiK3Xtml:
     """`<|open|>tools<|sep|><|open|>call tool="…"<|sep|>…` and the other XTML channels (Kimi K3)."""
 
     name = "kimi_k3"
+    markers = ("<|sep|>", "<|end_of_msg|>")
 
     def detect(self, text: str) -> bool:
         """Cheap check: the separator token occurs."""

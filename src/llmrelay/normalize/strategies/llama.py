@@ -56,6 +56,7 @@ class LlamaPythonTag:
     """Llama's `<|python_tag|>` and `<|python_start|>` calls, and whole-answer `;`-joined JSON."""
 
     name = "llama"
+    markers = ("<|python_", ";")
 
     def detect(self, text: str) -> bool:
         """Cheap check: a Llama tag, or an answer that starts with `{` and has a `;`."""

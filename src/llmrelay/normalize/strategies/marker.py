@@ -37,6 +37,11 @@ class ToolCallMarker:
         self.marker = marker
         self._marker = re.compile(rf"(?<![\w]){re.escape(marker)}(?![\w])")
 
+    @property
+    def markers(self) -> tuple[str, ...]:
+        """What `detect` looks for (see `Strategy`): the marker."""
+        return (self.marker,)
+
     def detect(self, text: str) -> bool:
         """Cheap check: the marker occurs."""
         return self.marker in text

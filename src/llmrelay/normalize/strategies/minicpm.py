@@ -31,6 +31,7 @@ class MiniCpmXml:
     """`<function name="…"><param name="…">…</param></function>` (MiniCPM5)."""
 
     name = "minicpm"
+    markers = ("<function ",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a `<function name=` tag may occur."""

@@ -39,6 +39,7 @@ class MiniMaxM3Xml:
     """`]<]minimax[>[<tool_call>` wrappers of namespaced `<invoke>` calls (MiniMax M3)."""
 
     name = "minimax_m3"
+    markers = (_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the namespaced wrapper occurs."""

@@ -38,6 +38,7 @@ class MistralToolCalls:
     """`[TOOL_CALLS][{…}]` (tokenizers v2–v7) and `[TOOL_CALLS]name[ARGS]{…}` (v11+)."""
 
     name = "mistral"
+    markers = (_MARKER,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the `[TOOL_CALLS]` token occurs."""

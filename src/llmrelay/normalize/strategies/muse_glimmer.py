@@ -40,6 +40,7 @@ class MuseGlimmerMessages:
     """` to=RECIPIENT<|message|>…<|eom|>` messages, calls as `<atem:invoke>` (MuseGlimmer)."""
 
     name = "muse_glimmer"
+    markers = (_MESSAGE,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a message token and a recipient, and none of harmony's channels."""

@@ -20,6 +20,7 @@ class NemotronToolCall:
     """`<TOOLCALL>[…]</TOOLCALL>` (NVIDIA Nemotron)."""
 
     name = "nemotron"
+    markers = ("<TOOLCALL>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

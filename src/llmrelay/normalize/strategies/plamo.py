@@ -35,6 +35,7 @@ class PlamoToolRequests:
     """`<|plamo:begin_tool_request:plamo|>` name and JSON arguments (PLaMo 3)."""
 
     name = "plamo"
+    markers = (_REQUEST[0],)
 
     def detect(self, text: str) -> bool:
         """Cheap check: a request's open tag occurs."""

@@ -35,6 +35,7 @@ class Lfm2ToolCalls:
     """`<|tool_call_start|>[f(a=1)]<|tool_call_end|>`: LFM2's Python (or JSON) call list."""
 
     name = "lfm2"
+    markers = (_LFM2_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: LFM2's open token occurs."""
@@ -64,6 +65,7 @@ class Olmo3FunctionCalls:
     """`<function_calls>` holding one Python call per line (OLMo 3)."""
 
     name = "olmo3"
+    markers = (_OLMO_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""

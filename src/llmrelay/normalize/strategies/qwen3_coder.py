@@ -71,6 +71,7 @@ class Qwen3CoderXml:
     """`<function=…><parameter=…>…</parameter></function>`, in or out of `<tool_call>`."""
 
     name = "qwen3_coder"
+    markers = (_FUNCTION,)
     wrapper = ("<tool_call>", "</tool_call>")
     """The tags a function may sit in."""
 
@@ -110,6 +111,7 @@ class SeedOssXml(Qwen3CoderXml):
     """Seed-OSS's `<seed:tool_call><function=…><parameter=…>` blocks (Qwen3-Coder's markup, its own wrapper)."""
 
     name = "seed_oss"
+    markers = ("<seed:tool_call>",)
     wrapper = ("<seed:tool_call>", "</seed:tool_call>")
 
     def detect(self, text: str) -> bool:

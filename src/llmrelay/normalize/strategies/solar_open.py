@@ -40,6 +40,7 @@ class SolarOpenToolCall:
     """`<|tool_call:start|>NAME` and `<|tool_arg:…|>` pairs (Solar Open 2)."""
 
     name = "solar_open"
+    markers = (_START,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the start token occurs."""

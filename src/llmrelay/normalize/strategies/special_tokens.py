@@ -40,6 +40,7 @@ class SpecialTokenSections:
     """`<|tool_call_begin|>…<|tool_call_end|>` calls, optionally inside a calls section (Kimi K2)."""
 
     name = "special_tokens"
+    markers = (_CALL_BEGIN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the call-begin token occurs."""

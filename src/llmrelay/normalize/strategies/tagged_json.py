@@ -49,6 +49,7 @@ class LongCatToolCall:
     """`<longcat_tool_call>{…}</longcat_tool_call>` blocks (Meituan LongCat)."""
 
     name = "longcat"
+    markers = ("<longcat_tool_call>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open tag occurs."""
@@ -63,6 +64,7 @@ class InternLmAction:
     """`<|action_start|><|plugin|>{…}<|action_end|>` (InternLM2 and InternLM2.5)."""
 
     name = "internlm"
+    markers = ("<|action_start|>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the plugin action opener occurs, maybe with blank space inside."""
@@ -79,6 +81,7 @@ class PanguToolCall:
     """`[unused11][…][unused12]` (Huawei Pangu checkpoints without named tool tokens)."""
 
     name = "pangu"
+    markers = ("[unused11]",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open token occurs."""
@@ -93,6 +96,7 @@ class ApertusTools:
     """`<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Swiss AI Apertus)."""
 
     name = "apertus"
+    markers = (_APERTUS_OPEN,)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the open token occurs."""
