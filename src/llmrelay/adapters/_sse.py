@@ -147,7 +147,10 @@ class EventDecoder:
         text), the prefixes go, and one split gives each event's data.
         """
         marked = lines.replace("\n\n", "\x00").replace("\x00" + prefix, "\x00").replace("\n" + prefix, "\n")
-        *complete, pending = marked[len(prefix) :].split("\x00")
+        parts = marked.split("\x00")
+        del marked  # Before the first part is copied: a 16 MB line is held three times at most, not four.
+        parts[0] = parts[0][len(prefix) :]
+        *complete, pending = parts
         events: list[ServerEvent] = []
         if complete and (self._data or self._event is not None):  # The first event began earlier.
             self._data.append(complete.pop(0))
