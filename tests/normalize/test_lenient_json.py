@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmrelay.normalize import LenientJSONError, TruncatedJSONError, loads_lenient
+from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_json, loads_lenient
 from tests.conftest import NO_BLOWUP_SECONDS
 
 
@@ -371,3 +371,32 @@ def test_linear_time_on_hostile_input(text: str) -> None:
     except LenientJSONError:
         pass
     assert time.perf_counter() - started < NO_BLOWUP_SECONDS
+
+
+# --- The quick way (issue 13): strings of one kind of quote, repaired without splitting into tokens ---
+
+_QUOTE_HEAVY = st.sampled_from(
+    [*"{}[],: \n'\"“”‘’x-1", "True", "None", "false", "a:", "'a'", "“a”", "‘a’", ", ]", "don't", "\u00a0", "\\"]
+)
+# Elements whose strings hold what a repair looks for outside strings, next to repairs needed.
+_ELEMENT = st.sampled_from(
+    ["'True'", "True", "'a: b'", "'k-: 1'", "'x,]'", "'x, }'", "'don't'", "'it's', 'x'", "'\"q\"'", "None",
+     "1", "[]", "{k: 1}", "{'k': 'v'}", "{'a: 1', b: 'c'}", "‘x’", "“y”", "'t' True", "[1,]"]
+)  # fmt: skip
+_ELEMENTS = st.lists(_ELEMENT, max_size=5).map(lambda items: "[" + ", ".join(items) + "]")
+
+
+def outcome(text: str) -> tuple[str, str]:
+    try:
+        return "ok", repr(loads_lenient(text))
+    except LenientJSONError as exc:
+        return type(exc).__name__, ""
+
+
+@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=st.lists(_QUOTE_HEAVY, max_size=24).map("".join) | _ELEMENTS | model_written().map(lambda case: case[1]))
+def test_the_quick_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = outcome(text)
+    with monkeypatch.context() as patched:
+        patched.setattr(_lenient_json, "_one_quote_kind", lambda text: _lenient_json._NOT_THIS_WAY)
+        assert outcome(text) == quick
