@@ -90,6 +90,9 @@ REPAIRED: list[tuple[str, str, Any]] = [
     ("bad unicode escape", r'{"s": "\u12"}', {"s": r"\u12"}),
     ("good escapes kept", '{"s": "\\u00e9\\n\\"\\\\\\/", "t": \'x\'}', {"s": 'é\n"\\/', "t": "x"}),
     ("regex in a string", r"{'pattern': '\d+\.\d*'}", {"pattern": r"\d+\.\d*"}),
+    # Issue 13: escapes are rewritten by str methods (every backslash doubled, JSON's undoubled).
+    ("bad and good escapes mixed", r'{"s": "\x\u00e9\q\n\u12\\\/\"\u00E9x"}', {"s": '\\xé\\q\n\\u12\\/"éx'}),
+    ("bad escape before a hex escape", r"['\\\u0041\z\u0041']", ["\\A\\zA"]),
     # One missing final closer.
     ("missing final brace", '{"name": "f", "arguments": {"a": 1}', {"name": "f", "arguments": {"a": 1}}),
     ("missing final bracket", '[{"name": "f"}, {"name": "g"}', [{"name": "f"}, {"name": "g"}]),

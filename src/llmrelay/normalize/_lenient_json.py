@@ -95,7 +95,8 @@ _SWAPPABLE = ("'", "“”", "‘’")
 _NOT_THIS_WAY: Any = object()
 # `_with_simple_strings` looks at each place a repair would change, up to one every so many characters.
 _CHARACTERS_PER_SITE = 16
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_TOKEN_STARTS = _QUOTES + "/#"
+_ZEROS = itertools.repeat(0)
 _DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
 # Matched by their first letter, so the regex engine skips ahead to it; a literal before a
 # colon is a key and is left to _KEY.
@@ -112,11 +113,14 @@ _ODD_ASCII_SPACES = "\x0b\x0c\x1c\x1d\x1e\x1f"
 _ODD_ASCII_SPACE = re.compile(f"[{_ODD_ASCII_SPACES}]")
 
 # Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
-_BAD_BACKSLASH = re.compile(r'\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})')
+_GOOD_ESCAPES = '"/bfnrt'
+_GOOD_ESCAPE = re.compile(r'\\["/bfnrt]')
+_DOUBLED_BEFORE_HEX = re.compile(r"\\\\(?=u[0-9a-fA-F]{4})")
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
 # For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
 # before one), the tokens needing more than new delimiters, and the comments.
 _SEP = "\x00"
+_FEW_TOKENS = 16
 _NEEDS_WORK = re.compile(r'\x00(?:"[^\x00\\]*\\|[\'“”„‘’‚][^\x00"\\]*["\\])[^\x00]*')
 _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
 _SLOW_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)|"', re.DOTALL)
@@ -299,9 +303,14 @@ def _refuse_deep(text: str) -> None:
     limit = sys.getrecursionlimit()
     if text.count("{") + text.count("[") < limit:
         return
-    brackets = _NOT_BRACKET.sub("", _TOKEN.sub(" ", text))
-    if max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) >= limit:
-        raise LenientJSONError("nested too deeply")
+    outside = _TOKEN.sub(" ", text) if any(char in text for char in _TOKEN_STARTS) else text
+    depth, size = 0, limit // 2
+    for start in range(0, len(outside), size):  # Blocks: counted by str methods, summed only near the limit.
+        block = outside[start : start + size]
+        opened = block.count("{") + block.count("[")
+        if depth + opened >= limit and depth + max(itertools.accumulate(map(_DEPTH_STEP.get, block, _ZEROS))) >= limit:
+            raise LenientJSONError("nested too deeply")
+        depth += opened - block.count("}") - block.count("]")
 
 
 def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:
@@ -346,6 +355,8 @@ def _is_closed(token: str) -> bool:
 
 def _requote_all(tokens: list[str]) -> list[str]:
     """Every token as strict JSON, in C-level passes over the tokens joined by a separator."""
+    if len(tokens) <= _FEW_TOKENS:  # Passes over the whole text would cost more than they save.
+        return [_requote(t) for t in tokens]
     joined = _SEP + _SEP.join(tokens) + _SEP
     if joined.count(_SEP) != len(tokens) + 1:  # a string holds the separator: one by one
         return [_requote(t) for t in tokens]
@@ -376,8 +387,15 @@ def _fix_escapes(quoted: str, *, bare_quotes: bool = False) -> str:
     shield = next((c for c in "\x01\x02\x03\x04\x05\x06\x07\x08" if c not in body), None)
     if shield is None:  # every shield character occurs: the exact, slower way
         return '"' + _SLOW_ESCAPE.sub(_slow_escape, body) + '"'
+    # Every backslash doubled, then the escapes JSON has undoubled: str methods, not a regex
+    # match per escape (a megabyte of `\x` is half a million of them).
     body = body.replace("\\\\", shield).replace("\\'", "'")
-    body = _BAD_BACKSLASH.sub(r"\\\\", body)
+    good = _GOOD_ESCAPES if _GOOD_ESCAPE.search(body) else ""  # One scan: `in` is slow on `\x\x…`.
+    body = body.replace("\\", "\\\\")
+    for char in good:
+        body = body.replace("\\\\" + char, "\\" + char)
+    if "\\\\u" in body:
+        body = "\\".join(_DOUBLED_BEFORE_HEX.split(body))
     if bare_quotes:
         body = _RAW_QUOTE.sub(r'\\"', body)
     return '"' + body.replace(shield, "\\\\") + '"'
