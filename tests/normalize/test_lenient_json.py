@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_json, loads_lenient
+from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_quick, loads_lenient
 from tests.conftest import NO_BLOWUP_SECONDS
 
 
@@ -401,5 +401,5 @@ def outcome(text: str) -> tuple[str, str]:
 def test_the_quick_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     quick = outcome(text)
     with monkeypatch.context() as patched:
-        patched.setattr(_lenient_json, "_one_quote_kind", lambda text: _lenient_json._NOT_THIS_WAY)
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda text: _lenient_quick.NOT_THIS_WAY)
         assert outcome(text) == quick

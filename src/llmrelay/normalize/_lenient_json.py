@@ -23,6 +23,10 @@ ending inside a string) raises `TruncatedJSONError`: the caller reports a cut-of
 than guessing its end. The mistakes are the ones seed 001 lists (single quotes, raw newlines)
 plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
+Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
+backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
+on the whole text, one `json.loads`, no object per token. Everything else the general way:
+
 How, and why this way: a Python loop over tokens costs about 1 µs a token, too slow for a
 megabyte of single-quoted JSON. So each step is a C-level pass over the whole text: one
 `re.split` cuts out the strings and comments (`_TOKEN`); what is left, the skeleton, is repaired
@@ -38,12 +42,21 @@ import bisect
 import itertools
 import json
 import re
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
-from ._scan import possessive
+from . import _lenient_quick
+from ._lenient_patterns import (
+    _CLOSER_OF,
+    _COMMENT_MARK,
+    _KEY,
+    _MARK,
+    _PY_LITERALS,
+    _QUOTES,
+    _TOKEN,
+    _TRAILING_COMMA,
+    _odd_space,
+)
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
@@ -60,57 +73,6 @@ class LenientJSONError(ValueError):
 class TruncatedJSONError(LenientJSONError):
     """The text is JSON that stops before its end (more than one closer missing, or mid-string)."""
 
-
-# What may follow a complete string: a quote before anything else is an apostrophe inside it.
-_AFTER = r"[ \t\n\r]*(?:[,:\]}/#]|\Z)"
-# Each body is "normal* (special normal*)*", which cannot backtrack more than linearly.
-# Possessive (`*+`, see `_scan.possessive`): what follows each body can match wherever it stops.
-_DQ_BODY = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
-_SQ_BODY = rf"[^'\\]*+(?:(?:\\.|'+(?!{_AFTER}))[^'\\]*+)*+"
-_SMART_BODY = r"[^“”\\]*+(?:\\.[^“”\\]*+)*+"
-_SMART_SQ_BODY = rf"[^‘’\\]*+(?:(?:\\.|’(?!{_AFTER}))[^‘’\\]*+)*+"
-# One token: a string (closed, or running to the end of the text) or a comment. The first
-# character is matched alone and the alternatives look back at it: a pattern that starts with
-# a plain character class lets the regex engine skip to the next candidate at C speed.
-_TOKEN = possessive(
-    rf"""([\"'“”„‘’‚/\#](?:
-        (?<=")  {_DQ_BODY}      (?:"|\\?\Z)
-      | (?<=')  {_SQ_BODY}      (?:'|\\?\Z)
-      | (?<=[“”„]) {_SMART_BODY}    (?:[“”]|\\?\Z)
-      | (?<=[‘’‚]) {_SMART_SQ_BODY} (?:[’‘]|\\?\Z)
-      | (?:(?<=/)(?:/[^\n]*+|\*.*?(?:\*/|\Z)) | (?<=\#)[^\n]*+)  # comments, and any right after
-        (?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))*+
-    ))""",
-    re.DOTALL | re.VERBOSE,
-)
-# The closing character of each kind of token, to tell whether the last one was closed.
-_CLOSER_OF = {'"': '"', "'": "'", "“": "”“", "”": "”“", "„": "”“", "‘": "’‘", "’": "’‘", "‚": "’‘"}
-_QUOTES = "\"'“”„‘’‚"
-
-# In the skeleton a string stands as _MARK and a comment as _COMMENT_MARK.
-_MARK = "\x00"
-_COMMENT_MARK = "\x01"
-# The kinds of quote `_one_quote_kind` swaps for `"`, each with all the characters that may close it.
-_SWAPPABLE = ("'", "“”", "‘’")
-_NOT_THIS_WAY: Any = object()
-# `_with_simple_strings` looks at each place a repair would change, up to one every so many characters.
-_CHARACTERS_PER_SITE = 16
-_TOKEN_STARTS = _QUOTES + "/#"
-_ZEROS = itertools.repeat(0)
-_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
-# Matched by their first letter, so the regex engine skips ahead to it; a literal before a
-# colon is a key and is left to _KEY.
-_PY_LITERALS = [
-    (word, re.compile(rf"{word}(?<![\w$]{word})(?![\w$]|[ \t\n\r]*:)"), json_word)
-    for word, json_word in (("True", "true"), ("False", "false"), ("None", "null"))
-]
-# An identifier before a colon. The lookbehind stops a match from starting inside a word,
-# which would make a long word quadratic.
-_KEY = re.compile(r"([A-Za-z_$](?<![\w$\-].)[\w$\-]*)(?=[ \t\n\r]*:)")
-_TRAILING_COMMA = re.compile(rf",(?=[ \t\n\r{_COMMENT_MARK}]*[\]}}])")
-_ODD_SPACE = re.compile(r"[^\S \t\n\r]|\ufeff")
-_ODD_ASCII_SPACES = "\x0b\x0c\x1c\x1d\x1e\x1f"
-_ODD_ASCII_SPACE = re.compile(f"[{_ODD_ASCII_SPACES}]")
 
 # Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
 _GOOD_ESCAPES = '"/bfnrt'
@@ -184,133 +146,20 @@ def loads_lenient(text: str) -> Any:
         raise LenientJSONError("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer over the int-to-str digit limit
         raise LenientJSONError(str(exc)) from None
-    if (value := _one_quote_kind(text)) is not _NOT_THIS_WAY:
+    try:
+        value = _lenient_quick.one_quote_kind(text)
+    except RecursionError:
+        raise LenientJSONError("nested too deeply") from None
+    if value is not _lenient_quick.NOT_THIS_WAY:
         return value
-    _refuse_deep(text)
+    if _lenient_quick.too_deep(text):
+        raise LenientJSONError("nested too deeply")
     parts = _TOKEN.split(text)
     _check_end(parts, text)
     pieces = parts[:]
     pieces[1::2] = _requote_all(parts[1::2])
     pieces[0::2] = _skeleton(parts, text).split(_MARK)
     return _parse(pieces, parts, text)
-
-
-def _one_quote_kind(text: str) -> Any:
-    r"""The value of a text whose strings are all quoted with one kind of quote, read the quick way.
-
-    The usual repairs (a Python dict's repr, smart quotes, trailing commas, literals) done by a
-    few `str.replace` and `re.sub` passes over the whole text and one `json.loads`, where the
-    general way costs several Python steps per token. Each such quote becomes `"`, and each `"` (which can
-    then only stand inside a string) `\"`. Strings are then read as the general way reads them
-    when each is closed by a quote followed by `,` `:` `]` `}` or the end: the first quote of
-    its kind, so no apostrophe (`„ ‚`, which only open, are left as they are: a string opened
-    so fails to parse). Else, or with backslashes (escapes to rewrite), comments, quotes of
-    several kinds, or when the result is not JSON: `_NOT_THIS_WAY`, and the general way reads it.
-    """
-    if "\\" in text:
-        return _NOT_THIS_WAY
-    kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
-    if len(kinds) > 1:
-        return _NOT_THIS_WAY
-    swapped = text
-    if kinds:
-        swapped = text.replace('"', '\\"')
-        for quote in kinds[0]:
-            swapped = swapped.replace(quote, '"')
-        with _too_deep_is_an_error():
-            try:
-                return json.loads(swapped, strict=False)
-            except ValueError:
-                pass
-    if "/" in text or "#" in text:  # Comments, whose quotes are no delimiters.
-        return _NOT_THIS_WAY
-    return _with_simple_strings(swapped)
-
-
-def _with_simple_strings(text: str) -> Any:
-    r"""`text`, whose strings are all `"…"` with no escape but `\"`, repaired without splitting it.
-
-    The repairs run on the whole text, with no Python object per token, once each place they
-    would change is known to stand outside the strings. Whether the text then parses says the
-    rest: JSON wants each string closed by a quote followed by `,` `:` `]` `}` or the end.
-    """
-    if _odd_space(text) is not None or ('"' in text and not _outside_strings(text, _repair_sites(text))):
-        return _NOT_THIS_WAY
-    for word, pattern, json_word in _PY_LITERALS:
-        if word in text:
-            text = pattern.sub(json_word, text)
-    if text.count(":") != text.count('":'):
-        text = '"'.join(_KEY.split(text))
-    text = _TRAILING_COMMA.sub("", text)
-    with _too_deep_is_an_error():
-        try:
-            return json.loads(text, strict=False)
-        except ValueError:
-            return _NOT_THIS_WAY
-
-
-def _repair_sites(text: str) -> list[int]:
-    """Where the repairs of `_with_simple_strings` would change `text`, in order."""
-    patterns = [pattern for word, pattern, _ in _PY_LITERALS if word in text] + [_TRAILING_COMMA]
-    if text.count(":") != text.count('":'):
-        patterns.append(_KEY)
-    return sorted(itertools.chain.from_iterable(map(_starts, patterns, itertools.repeat(text))))
-
-
-def _starts(pattern: re.Pattern[str], text: str) -> Iterator[int]:
-    return (match.start() for match in pattern.finditer(text))
-
-
-def _outside_strings(text: str, sites: list[int]) -> bool:
-    r"""Whether each of the `sites` stands outside the strings (few enough of them to look at each).
-
-    Outside strings, the quotes before a place are even in number, `\"` not counted: it stands
-    only inside strings once the text parses (and if it does not, what was decided here is moot).
-    """
-    if len(sites) > len(text) // _CHARACTERS_PER_SITE:
-        return False  # Python work per site would cost more than the general way.
-    inside, previous = 0, 0
-    for site in sites:
-        inside ^= (text.count('"', previous, site) - text.count('\\"', previous, site)) & 1
-        if inside:
-            return False
-        previous = site
-    return True
-
-
-def _odd_space(text: str) -> re.Pattern[str] | None:
-    """What finds the whitespace JSON lacks in `text`, if it holds some (str methods on ASCII text)."""
-    if text.isascii():
-        return _ODD_ASCII_SPACE if any(char in text for char in _ODD_ASCII_SPACES) else None
-    return _ODD_SPACE if _ODD_SPACE.search(text) else None
-
-
-@contextmanager
-def _too_deep_is_an_error() -> Iterator[None]:
-    try:
-        yield
-    except RecursionError:
-        raise LenientJSONError("nested too deeply") from None
-
-
-def _refuse_deep(text: str) -> None:
-    """Refuse, before splitting it into tokens, a text nested deeper than `json.loads` can read.
-
-    `{'a':` repeated is a token every 2.5 characters: split, it would take 50 times its size
-    in memory only to reach the same RecursionError. Its depth is counted in C: strings and
-    comments removed (one `re.sub`, no object per token), then a running sum over the brackets.
-    """
-    limit = sys.getrecursionlimit()
-    if text.count("{") + text.count("[") < limit:
-        return
-    outside = _TOKEN.sub(" ", text) if any(char in text for char in _TOKEN_STARTS) else text
-    depth, size = 0, limit // 2
-    for start in range(0, len(outside), size):  # Blocks: counted by str methods, summed only near the limit.
-        block = outside[start : start + size]
-        opened = block.count("{") + block.count("[")
-        if depth + opened >= limit and depth + max(itertools.accumulate(map(_DEPTH_STEP.get, block, _ZEROS))) >= limit:
-            raise LenientJSONError("nested too deeply")
-        depth += opened - block.count("}") - block.count("]")
 
 
 def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:

@@ -1,0 +1,134 @@
+r"""The quick way of `loads_lenient`: text whose strings are all quoted with one kind of quote.
+
+The general way (`_lenient_json`) splits the text into one Python string per token, which on
+a megabyte of dense tokens (a Python dict's repr, smart-quoted strings) costs several hundred
+ms and ~50 times the input in memory. Here such text is read with `str.replace` and `re.sub`
+passes over the whole text and one `json.loads`; `too_deep` refuses, before any split, a text
+nested past what `json.loads` reads (`{'a':` repeated). Equivalence with the general way is a
+property test (`tests/normalize/test_lenient_json.py::test_the_quick_way_reads_as_the_general_way`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ._lenient_patterns import _KEY, _PY_LITERALS, _QUOTES, _TOKEN, _TRAILING_COMMA, _odd_space
+
+__all__ = ["NOT_THIS_WAY", "one_quote_kind", "too_deep"]
+
+# The kinds of quote `one_quote_kind` swaps for `"`, each with all the characters that may close it.
+_SWAPPABLE = ("'", "“”", "‘’")
+NOT_THIS_WAY: Any = object()
+"""What `one_quote_kind` answers for a text it leaves to the general way."""
+# `_with_simple_strings` looks at each place a repair would change, up to one every so many characters.
+_CHARACTERS_PER_SITE = 16
+_TOKEN_STARTS = _QUOTES + "/#"
+_ZEROS = itertools.repeat(0)
+_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
+
+
+def one_quote_kind(text: str) -> Any:
+    r"""The value of a text whose strings are all quoted with one kind of quote, read the quick way.
+
+    The usual repairs (a Python dict's repr, smart quotes, trailing commas, literals) done by a
+    few `str.replace` and `re.sub` passes over the whole text and one `json.loads`, where the
+    general way costs several Python steps per token. Each such quote becomes `"`, and each `"` (which can
+    then only stand inside a string) `\"`. Strings are then read as the general way reads them
+    when each is closed by a quote followed by `,` `:` `]` `}` or the end: the first quote of
+    its kind, so no apostrophe (`„ ‚`, which only open, are left as they are: a string opened
+    so fails to parse). Else, or with backslashes (escapes to rewrite), comments, quotes of
+    several kinds, or when the result is not JSON: `NOT_THIS_WAY`, and the general way reads it.
+    """
+    if "\\" in text:
+        return NOT_THIS_WAY
+    kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
+    if len(kinds) > 1:
+        return NOT_THIS_WAY
+    swapped = text
+    if kinds:
+        swapped = text.replace('"', '\\"')
+        for quote in kinds[0]:
+            swapped = swapped.replace(quote, '"')
+        try:
+            return json.loads(swapped, strict=False)
+        except ValueError:
+            pass
+    if "/" in text or "#" in text:  # Comments, whose quotes are no delimiters.
+        return NOT_THIS_WAY
+    return _with_simple_strings(swapped)
+
+
+def _with_simple_strings(text: str) -> Any:
+    r"""`text`, whose strings are all `"…"` with no escape but `\"`, repaired without splitting it.
+
+    The repairs run on the whole text, with no Python object per token, once each place they
+    would change is known to stand outside the strings. Whether the text then parses says the
+    rest: JSON wants each string closed by a quote followed by `,` `:` `]` `}` or the end.
+    """
+    if _odd_space(text) is not None or ('"' in text and not _outside_strings(text, _repair_sites(text))):
+        return NOT_THIS_WAY
+    for word, pattern, json_word in _PY_LITERALS:
+        if word in text:
+            text = pattern.sub(json_word, text)
+    if text.count(":") != text.count('":'):
+        text = '"'.join(_KEY.split(text))
+    text = _TRAILING_COMMA.sub("", text)
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        return NOT_THIS_WAY
+
+
+def _repair_sites(text: str) -> list[int]:
+    """Where the repairs of `_with_simple_strings` would change `text`, in order."""
+    patterns = [pattern for word, pattern, _ in _PY_LITERALS if word in text] + [_TRAILING_COMMA]
+    if text.count(":") != text.count('":'):
+        patterns.append(_KEY)
+    return sorted(itertools.chain.from_iterable(map(_starts, patterns, itertools.repeat(text))))
+
+
+def _starts(pattern: re.Pattern[str], text: str) -> Iterator[int]:
+    return (match.start() for match in pattern.finditer(text))
+
+
+def _outside_strings(text: str, sites: list[int]) -> bool:
+    r"""Whether each of the `sites` stands outside the strings (few enough of them to look at each).
+
+    Outside strings, the quotes before a place are even in number, `\"` not counted: it stands
+    only inside strings once the text parses (and if it does not, what was decided here is moot).
+    """
+    if len(sites) > len(text) // _CHARACTERS_PER_SITE:
+        return False  # Python work per site would cost more than the general way.
+    inside, previous = 0, 0
+    for site in sites:
+        inside ^= (text.count('"', previous, site) - text.count('\\"', previous, site)) & 1
+        if inside:
+            return False
+        previous = site
+    return True
+
+
+def too_deep(text: str) -> bool:
+    """Whether `text` is nested deeper than `json.loads` can read: told before it is split into tokens.
+
+    `{'a':` repeated is a token every 2.5 characters: split, it would take 50 times its size
+    in memory only to reach the same RecursionError. Its depth is counted in C: strings and
+    comments removed (one `re.sub`, no object per token), then a running sum over the brackets.
+    """
+    limit = sys.getrecursionlimit()
+    if text.count("{") + text.count("[") < limit:
+        return False
+    outside = _TOKEN.sub(" ", text) if any(char in text for char in _TOKEN_STARTS) else text
+    depth, size = 0, limit // 2
+    for start in range(0, len(outside), size):  # Blocks: counted by str methods, summed only near the limit.
+        block = outside[start : start + size]
+        opened = block.count("{") + block.count("[")
+        if depth + opened >= limit and depth + max(itertools.accumulate(map(_DEPTH_STEP.get, block, _ZEROS))) >= limit:
+            return True
+        depth += opened - block.count("}") - block.count("]")
+    return False
