@@ -10,14 +10,15 @@ property test (`tests/normalize/test_lenient_json.py::test_the_quick_way_reads_a
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 from ._lenient_patterns import _KEY, _PY_LITERALS, _QUOTES, _TOKEN, _TRAILING_COMMA, _odd_space
+from ._scan import possessive
 
 __all__ = ["NOT_THIS_WAY", "one_quote_kind", "too_deep"]
 
@@ -25,8 +26,6 @@ __all__ = ["NOT_THIS_WAY", "one_quote_kind", "too_deep"]
 _SWAPPABLE = ("'", "“”", "‘’")
 NOT_THIS_WAY: Any = object()
 """What `one_quote_kind` answers for a text it leaves to the general way."""
-# `_with_simple_strings` looks at each place a repair would change, up to one every so many characters.
-_CHARACTERS_PER_SITE = 16
 _TOKEN_STARTS = _QUOTES + "/#"
 _ZEROS = itertools.repeat(0)
 _DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
@@ -66,51 +65,45 @@ def one_quote_kind(text: str) -> Any:
 def _with_simple_strings(text: str) -> Any:
     r"""`text`, whose strings are all `"…"` with no escape but `\"`, repaired without splitting it.
 
-    The repairs run on the whole text, with no Python object per token, once each place they
-    would change is known to stand outside the strings. Whether the text then parses says the
-    rest: JSON wants each string closed by a quote followed by `,` `:` `]` `}` or the end.
+    The repairs run on the whole text, with no Python object per token, once no string holds
+    what one of them would change (one regex pass, made for the repairs this text needs).
+    Whether the text then parses says the rest: JSON wants each string closed by a quote
+    followed by `,` `:` `]` `}` or the end.
     """
-    if _odd_space(text) is not None or ('"' in text and not _outside_strings(text, _repair_sites(text))):
+    if _odd_space(text) is not None:
+        return NOT_THIS_WAY
+    literals = tuple(word for word, _, _ in _PY_LITERALS if word in text)
+    commas = _TRAILING_COMMA.search(text) is not None
+    keys = text.count(":") != text.count('":')  # Some colon follows no string: a key unquoted.
+    if '"' in text and (literals or commas or keys) and not _plain_strings(literals, commas, keys).fullmatch(text):
         return NOT_THIS_WAY
     for word, pattern, json_word in _PY_LITERALS:
-        if word in text:
+        if word in literals:
             text = pattern.sub(json_word, text)
-    if text.count(":") != text.count('":'):
+    if keys:
         text = '"'.join(_KEY.split(text))
-    text = _TRAILING_COMMA.sub("", text)
+    if commas:
+        text = _TRAILING_COMMA.sub("", text)
     try:
         return json.loads(text, strict=False)
     except ValueError:
         return NOT_THIS_WAY
 
 
-def _repair_sites(text: str) -> list[int]:
-    """Where the repairs of `_with_simple_strings` would change `text`, in order."""
-    patterns = [pattern for word, pattern, _ in _PY_LITERALS if word in text] + [_TRAILING_COMMA]
-    if text.count(":") != text.count('":'):
-        patterns.append(_KEY)
-    return sorted(itertools.chain.from_iterable(map(_starts, patterns, itertools.repeat(text))))
+@functools.cache
+def _plain_strings(literals: tuple[str, ...], commas: bool, keys: bool) -> re.Pattern[str]:
+    """What matches a text whose strings hold nothing the repairs needed would change.
 
-
-def _starts(pattern: re.Pattern[str], text: str) -> Iterator[int]:
-    return (match.start() for match in pattern.finditer(text))
-
-
-def _outside_strings(text: str, sites: list[int]) -> bool:
-    r"""Whether each of the `sites` stands outside the strings (few enough of them to look at each).
-
-    Outside strings, the quotes before a place are even in number, `\"` not counted: it stands
-    only inside strings once the text parses (and if it does not, what was decided here is moot).
+    Unrolled as "normal* (special normal*)*" (see `_lenient_patterns`): linear even on Python
+    3.10, where possessive `*+` is plain `*`. Conservative: a string holding `True` inside a
+    word, or any colon when keys need quotes, sends the text to the general way.
     """
-    if len(sites) > len(text) // _CHARACTERS_PER_SITE:
-        return False  # Python work per site would cost more than the general way.
-    inside, previous = 0, 0
-    for site in sites:
-        inside ^= (text.count('"', previous, site) - text.count('\\"', previous, site)) & 1
-        if inside:
-            return False
-        previous = site
-    return True
+    stops = "".join(word[0] for word in literals) + ("," if commas else "") + (":" if keys else "")
+    specials = [r'\\"'] + [f"{word[0]}(?!{word[1:]})" for word in literals]
+    if commas:
+        specials.append(r",(?![ \t\n\r]*+[\]}])")
+    body = rf'[^"\\{stops}]*+(?:(?:{"|".join(specials)})[^"\\{stops}]*+)*+'
+    return possessive(rf'[^"]*+(?:"{body}"[^"]*+)*+')
 
 
 def too_deep(text: str) -> bool:
