@@ -219,7 +219,9 @@ def test_long_valid_json_takes_the_decoder_path_and_agrees() -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["[", "{"]), st.integers(60, 80), bracketish, bracketish)
-def test_a_long_valid_start_then_anything_agrees_with_the_reference(opener: str, count: int, head: str, tail: str) -> None:
+def test_a_long_valid_start_then_anything_agrees_with_the_reference(
+    opener: str, count: int, head: str, tail: str
+) -> None:
     """Past 64 runs of closers the valid items are read by the C scanner (issue 13): same answers."""
     item = '{"k": [1, {"s": "}]\\"{"}], "n": null}'
     items = [f'"k{i}" : {item}' if opener == "{" else item for i in range(count)]
