@@ -169,8 +169,11 @@ def _scan_group(
             decoded_end = _decode_end(text, start, end)
             if decoded_end is not None:  # a long region of valid JSON: measured in C
                 return [(start, decoded_end)], decoded_end, decoded_end, strings
-            items, resume = _valid_items(text, start, end)
-            if resume > match.end():  # its first items are valid JSON: measured in C, one by one
+            # Its first items may be valid JSON: measured in C, one by one. Only where the region
+            # read so far is an eighth of what precedes it: an error in an item costs
+            # O(position) (json counts the lines before it), so the work stays linear.
+            items, resume = _valid_items(text, start, end) if (pos - start) * 8 >= start else ([], start)
+            if resume > pos:
                 regions, stack, pos = items, [[start, 1]], resume
                 continue
         at = match.start(kind)
