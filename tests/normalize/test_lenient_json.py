@@ -380,11 +380,13 @@ def test_linear_time_on_hostile_input(text: str) -> None:
 
 _QUOTE_HEAVY = st.sampled_from(
     [*"{}[],: \n'\"“”‘’x-1", "True", "None", "false", "a:", "'a'", "“a”", "‘a’", ", ]", "don't", "\u00a0", "\\"]
+    + ["\\\\", "\\'", '\\"', "\\n", "\\x", "\\u00e9", "\\u12", "'a\\'b'", "\x02"]
 )
 # Elements whose strings hold what a repair looks for outside strings, next to repairs needed.
 _ELEMENT = st.sampled_from(
     ["'True'", "True", "'a: b'", "'k-: 1'", "'x,]'", "'x, }'", "'don't'", "'it's', 'x'", "'\"q\"'", "None",
-     "1", "[]", "{k: 1}", "{'k': 'v'}", "{'a: 1', b: 'c'}", "‘x’", "“y”", "'t' True", "[1,]"]
+     "1", "[]", "{k: 1}", "{'k': 'v'}", "{'a: 1', b: 'c'}", "‘x’", "“y”", "'t' True", "[1,]",
+     "'a\\nb'", "'c:\\\\d\\\\'", "'it\\'s'", "'say \\\"hi\\\"'", '"x\\y"', "'\\u00e9\\q'", "\\", "'\\'"]
 )  # fmt: skip
 _ELEMENTS = st.lists(_ELEMENT, max_size=5).map(lambda items: "[" + ", ".join(items) + "]")
 

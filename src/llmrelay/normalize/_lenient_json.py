@@ -55,6 +55,7 @@ from ._lenient_patterns import (
     _QUOTES,
     _TOKEN,
     _TRAILING_COMMA,
+    _double_bad_escapes,
     _odd_space,
 )
 
@@ -75,9 +76,6 @@ class TruncatedJSONError(LenientJSONError):
 
 
 # Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
-_GOOD_ESCAPES = '"/bfnrt'
-_GOOD_ESCAPE = re.compile(r'\\["/bfnrt]')
-_DOUBLED_BEFORE_HEX = re.compile(r"\\\\(?=u[0-9a-fA-F]{4})")
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
 # For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
 # before one), the tokens needing more than new delimiters, and the comments.
@@ -236,15 +234,7 @@ def _fix_escapes(quoted: str, *, bare_quotes: bool = False) -> str:
     shield = next((c for c in "\x01\x02\x03\x04\x05\x06\x07\x08" if c not in body), None)
     if shield is None:  # every shield character occurs: the exact, slower way
         return '"' + _SLOW_ESCAPE.sub(_slow_escape, body) + '"'
-    # Every backslash doubled, then the escapes JSON has undoubled: str methods, not a regex
-    # match per escape (a megabyte of `\x` is half a million of them).
-    body = body.replace("\\\\", shield).replace("\\'", "'")
-    good = _GOOD_ESCAPES if _GOOD_ESCAPE.search(body) else ""  # One scan: `in` is slow on `\x\x…`.
-    body = body.replace("\\", "\\\\")
-    for char in good:
-        body = body.replace("\\\\" + char, "\\" + char)
-    if "\\\\u" in body:
-        body = "\\".join(_DOUBLED_BEFORE_HEX.split(body))
+    body = _double_bad_escapes(body.replace("\\\\", shield).replace("\\'", "'"))
     if bare_quotes:
         body = _RAW_QUOTE.sub(r'\\"', body)
     return '"' + body.replace(shield, "\\\\") + '"'

@@ -58,3 +58,25 @@ def _odd_space(text: str) -> re.Pattern[str] | None:
     if text.isascii():
         return _ODD_ASCII_SPACE if any(char in text for char in _ODD_ASCII_SPACES) else None
     return _ODD_SPACE if _ODD_SPACE.search(text) else None
+
+
+# Escapes JSON lacks keep their backslash as a character.
+_GOOD_ESCAPES = '"/bfnrt'
+_GOOD_ESCAPE = re.compile(r'\\["/bfnrt]')
+_DOUBLED_BEFORE_HEX = re.compile(r"\\\\(?=u[0-9a-fA-F]{4})")
+
+
+def _double_bad_escapes(body: str) -> str:
+    r"""`body` with the backslash of each escape JSON lacks doubled (`\x` becomes `\\x`).
+
+    `\\` pairs must be gone from `body` (shielded by the caller). Every backslash is doubled,
+    then the escapes JSON has undoubled: str methods, not a regex match per escape (a megabyte
+    of `\x` is half a million of them).
+    """
+    good = _GOOD_ESCAPES if _GOOD_ESCAPE.search(body) else ""  # One scan: `in` is slow on `\x\x…`.
+    body = body.replace("\\", "\\\\")
+    for char in good:
+        body = body.replace("\\\\" + char, "\\" + char)
+    if "\\\\u" in body:
+        body = "\\".join(_DOUBLED_BEFORE_HEX.split(body))
+    return body

@@ -17,13 +17,15 @@ import re
 import sys
 from typing import Any
 
-from ._lenient_patterns import _KEY, _PY_LITERALS, _QUOTES, _TOKEN, _TRAILING_COMMA, _odd_space
+from ._lenient_patterns import _KEY, _PY_LITERALS, _QUOTES, _TOKEN, _TRAILING_COMMA, _double_bad_escapes, _odd_space
 from ._scan import possessive
 
 __all__ = ["NOT_THIS_WAY", "one_quote_kind", "too_deep"]
 
 # The kinds of quote `one_quote_kind` swaps for `"`, each with all the characters that may close it.
 _SWAPPABLE = ("'", "“”", "‘’")
+# Each stands for an escape (`\\`, `\'`, `\"`) while quotes are swapped: no text holding one is read here.
+_BACKSLASH, _APOSTROPHE, _QUOTE = _SHIELDS = ("\x02", "\x03", "\x04")
 NOT_THIS_WAY: Any = object()
 """What `one_quote_kind` answers for a text it leaves to the general way."""
 _TOKEN_STARTS = _QUOTES + "/#"
@@ -40,19 +42,22 @@ def one_quote_kind(text: str) -> Any:
     then only stand inside a string) `\"`. Strings are then read as the general way reads them
     when each is closed by a quote followed by `,` `:` `]` `}` or the end: the first quote of
     its kind, so no apostrophe (`„ ‚`, which only open, are left as they are: a string opened
-    so fails to parse). Else, or with backslashes (escapes to rewrite), comments, quotes of
-    several kinds, or when the result is not JSON: `NOT_THIS_WAY`, and the general way reads it.
+    so fails to parse). Escapes are rewritten as the general way rewrites them (with `'` or no
+    other quote only). Else, with comments, quotes of several kinds, or when the result is not
+    JSON: `NOT_THIS_WAY`, and the general way reads it.
     """
-    if "\\" in text:
-        return NOT_THIS_WAY
     kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
-    if len(kinds) > 1:
+    escapes = "\\" in text
+    if len(kinds) > 1 or (escapes and (kinds not in ([], ["'"]) or any(mark in text for mark in _SHIELDS))):
         return NOT_THIS_WAY
-    swapped = text
+    swapped = _escapes_shielded(text) if escapes else text
     if kinds:
-        swapped = text.replace('"', '\\"')
+        swapped = swapped.replace('"', '\\"')
         for quote in kinds[0]:
             swapped = swapped.replace(quote, '"')
+    if escapes:
+        swapped = swapped.replace(_BACKSLASH, "\\\\").replace(_APOSTROPHE, "'").replace(_QUOTE, '\\"')
+    if kinds or escapes:
         try:
             return json.loads(swapped, strict=False)
         except ValueError:
@@ -60,6 +65,17 @@ def one_quote_kind(text: str) -> Any:
     if "/" in text or "#" in text:  # Comments, whose quotes are no delimiters.
         return NOT_THIS_WAY
     return _with_simple_strings(swapped)
+
+
+def _escapes_shielded(text: str) -> str:
+    r"""`text` with its escapes as the general way reads them in a string, before quotes are swapped.
+
+    `\\`, `\'` and `\"` stand as one character each until the quotes are swapped (`\'` is an
+    apostrophe, `\"` a quote, in single- and double-quoted strings alike); escapes JSON lacks
+    keep their backslash. A backslash outside strings stays one, and the text does not parse.
+    """
+    shielded = text.replace("\\\\", _BACKSLASH).replace("\\'", _APOSTROPHE).replace('\\"', _QUOTE)
+    return _double_bad_escapes(shielded)
 
 
 def _with_simple_strings(text: str) -> Any:
@@ -99,11 +115,11 @@ def _plain_strings(literals: tuple[str, ...], commas: bool, keys: bool) -> re.Pa
     word, or any colon when keys need quotes, sends the text to the general way.
     """
     stops = "".join(word[0] for word in literals) + ("," if commas else "") + (":" if keys else "")
-    specials = [r'\\"'] + [f"{word[0]}(?!{word[1:]})" for word in literals]
+    specials = [r"\\."] + [f"{word[0]}(?!{word[1:]})" for word in literals]
     if commas:
         specials.append(r",(?![ \t\n\r]*+[\]}])")
     body = rf'[^"\\{stops}]*+(?:(?:{"|".join(specials)})[^"\\{stops}]*+)*+'
-    return possessive(rf'[^"]*+(?:"{body}"[^"]*+)*+')
+    return possessive(rf'[^"]*+(?:"{body}"[^"]*+)*+', re.DOTALL)
 
 
 def too_deep(text: str) -> bool:
