@@ -84,6 +84,8 @@ HOSTILE = {
     "1 MB of unquoted keys": "{" + ",".join(f"k{i}:1" for i in range(MB // 8)) + "}",
     "1 MB of smart-quoted strings": "[" + "“a”," * (MB // 4) + "]",
     "1 MB of line comments": "//\n" * (MB // 3) + "1",
+    # Issue 13: a token every 2.5 characters, nested past any parser's depth.
+    "`{'a':` nested 200k deep": "{'a':" * (MB // 5),
 }
 
 

@@ -117,6 +117,10 @@ SSE_BODIES: dict[str, Callable[[int], bytes]] = {
     "an event, then blank lines": lambda size: b"data: {}\n" + b"\r\n" * (size // 2),
     "one JSON array item (Gemini)": lambda size: b'[{"text": "' + b"x" * size + b'"}]',
     "keep-alive comments (: lines)": lambda size: b"data: {}\n" + b":\n" * (size // 2) + b"\n",
+    # Issue 13: a Python step per line or per event is what costs here.
+    "8-byte data: lines (one event)": lambda size: b"data: x\n" * (size // 8) + b"\n",
+    "8-byte events (data:x, blank line)": lambda size: b"data:x\n\n" * (size // 8),
+    "9-byte events (data: x, blank line)": lambda size: b"data: x\n\n" * (size // 9),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Iterator
 
@@ -100,6 +101,32 @@ DECODED = [
     ("data: a\n:c1\r\n:c2\r: c3\n\n:c4\ndata: b\n:c5\n\n", [ServerEvent(None, "a"), ServerEvent(None, "b")]),
     (":only\n:comments\r\n\n", []),
     ("data: a\n:c\ndata: b\n\n", [ServerEvent(None, "a\nb")]),  # A comment between data lines.
+    # Issue 13: runs of plain `data: ` lines are read in bulk; these pin what that path must keep.
+    (
+        "data: a\n\ndata: b\ndata: c\n\ndata: d\n\n",
+        [ServerEvent(None, "a"), ServerEvent(None, "b\nc"), ServerEvent(None, "d")],
+    ),
+    (
+        "data: \n\ndata: \ndata: \n\ndata: x\n\n",
+        [ServerEvent(None, ""), ServerEvent(None, "\n"), ServerEvent(None, "x")],
+    ),
+    ("data:x\n\ndata:  y\ndata\n\n", [ServerEvent(None, "x"), ServerEvent(None, " y\n")]),  # No space; no colon.
+    (
+        "data:a\n\ndata:b\ndata:\n\ndata:data: c\n\n",
+        [ServerEvent(None, "a"), ServerEvent(None, "b\n"), ServerEvent(None, "data: c")],
+    ),
+    ("data:a\ndata: b\ndata:  c\n\n", [ServerEvent(None, "a\nb\n c")]),  # With and without the space.
+    ("event: e\ndata: a\n\ndata: b\n\n", [ServerEvent("e", "a"), ServerEvent(None, "b")]),
+    ("data: a\nevent: e\n\ndata: b\n\n", [ServerEvent("e", "a"), ServerEvent(None, "b")]),
+    ("data: a\ndata: data: b\n\n", [ServerEvent(None, "a\ndata: b")]),
+    ("data: a\x00b\n\ndata: c\n\n", [ServerEvent(None, "a\x00b"), ServerEvent(None, "c")]),
+    ("id: 7\nretry: 10\ndata: a\n\nid\n\n", [ServerEvent(None, "a")]),  # Fields we do not use.
+    ("event: e\n\ndata: a\n\n", [ServerEvent(None, "a")]),  # No data: no event, and its type is gone.
+    ("\ufeffdata: a\n\n", [ServerEvent(None, "a")]),  # A byte order mark opens the stream.
+    ("\ufeff[{}]", [ServerEvent(None, "{}")]),
+    ("data: \ufeffa\n\n", [ServerEvent(None, "\ufeffa")]),  # Only at the very start.
+    ("data: a\ndata: b", []),  # The last line cut off: the event is not whole.
+    ("data: a\r\ndata: b\r\n", [ServerEvent(None, "a\nb")]),  # The last event without its blank line.
 ]
 
 
@@ -112,6 +139,56 @@ def test_event_decoder_reads_sse_and_json_arrays_however_split(
     decoder = EventDecoder()
     events = [event for start in range(0, len(data), size) for event in decoder.feed(data[start : start + size])]
     assert events + decoder.end() == expected
+
+
+PIECES = [  # An event begun in one piece and ended in the next, at the edges of the bulk path.
+    ([b"event: e\n", b"data: a\n\ndata: b\n\n"], [ServerEvent("e", "a"), ServerEvent(None, "b")]),
+    ([b"data: a\n", b"data: b\n\ndata: c\n\n"], [ServerEvent(None, "a\nb"), ServerEvent(None, "c")]),
+    ([b"data: a\n", b"\n\ndata: c\n\n"], [ServerEvent(None, "a"), ServerEvent(None, "c")]),
+    ([b"data: a\r", b"\ndata: b\r\n\r", b"\n"], [ServerEvent(None, "a\nb")]),
+    ([b"data: a\ndat", b"a: b\n\n"], [ServerEvent(None, "a\nb")]),
+    ([b"data: a\n: c\n", b"data: b\n\n"], [ServerEvent(None, "a\nb")]),
+    ([b"\xef\xbb", b"\xbfdata: a\n\n"], [ServerEvent(None, "a")]),  # A byte order mark split in two.
+]
+
+
+@pytest.mark.parametrize(("pieces", "expected"), PIECES)
+def test_event_decoder_joins_events_across_pieces(pieces: list[bytes], expected: list[ServerEvent]) -> None:
+    decoder = EventDecoder()
+    assert [e for piece in pieces for e in decoder.feed(piece)] + decoder.end() == expected
+
+
+def whatwg_events(body: str) -> list[ServerEvent]:
+    """The events of a whole SSE body, read line by line as the WHATWG text says (the reference)."""
+    *lines, cut = re.split("\r\n|\r|\n", body.removeprefix("\ufeff"))
+    # The last event counts without its blank line (llmrelay's choice), unless its last line is cut.
+    events, event, data = [], None, []
+    for line in [*lines, ""] if not cut else lines:
+        if not line:
+            events += [ServerEvent(event, "\n".join(data))] if data else []
+            event, data = None, []
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            data += [value] if name == "data" else []
+            event = value if name == "event" else event
+    return events
+
+
+SSE_PART = st.sampled_from(
+    ["data: ", "data:", "data", "event: e", ": c", "id: 1", "x", " ", "\n", "\r", "\r\n", "\x00"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(SSE_PART, max_size=30), cuts=st.lists(st.integers(min_value=1, max_value=200), max_size=6))
+def test_event_decoder_reads_sse_as_the_whatwg_text_says_however_split(parts: list[str], cuts: list[int]) -> None:
+    body = "\ufeffdata: x\n" + "".join(parts)  # Opens as SSE, never as a JSON array.
+    data = body.encode()
+    positions = sorted({c % len(data) for c in cuts} - {0})
+    decoder = EventDecoder()
+    events = [e for a, b in zip([0, *positions], [*positions, len(data)], strict=True) for e in decoder.feed(data[a:b])]
+    assert events + decoder.end() == whatwg_events(body)
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from llmrelay.capabilities import CapabilityLearner
 from llmrelay.testing import mock_http
 
 from .anthropic_bodies import TOOL_USE
+from .test_providers_stream import Body
 
 BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 BEDROCK_URL = f"https://bedrock-runtime.us-east-1.amazonaws.com/model/{BEDROCK_MODEL}"
@@ -144,6 +145,31 @@ def test_bedrock_streams_through_the_event_stream_framing(how: str) -> None:
     assert isinstance(end, llmrelay.StreamEnd)
     check_tool_call(end.completion, "bedrock")
     assert "".join(e.text for e in events if isinstance(e, llmrelay.TextDelta)) == end.completion.content == "Checking."
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+async def test_a_bedrock_stream_past_max_stream_bytes_ends_with_what_was_read(use_async: bool) -> None:
+    """Bedrock's framing is decoded by the SDK, yet the cap holds as for every other stream."""
+    shown = b"".join(event_stream_message(event) for event in STREAM_EVENTS[:6])  # Text, then a call begins.
+    endless = event_stream_message(STREAM_EVENTS[5]) * 1000  # Far past the cap if nothing stops it.
+    body = Body(shown + endless, size=50)
+    headers = {"content-type": "application/vnd.amazon.eventstream"}
+    options = {"max_stream_bytes": len(shown) + 10}
+    with mock_http() as router:
+        route = router.post(f"{BEDROCK_URL}/invoke-with-response-stream").respond(200, headers=headers, stream=body)
+        with pytest.raises(llmrelay.StreamInterrupted) as caught:
+            if use_async:
+                async_client = llmrelay.AsyncClient(f"bedrock:{BEDROCK_MODEL}", provider_options=AWS_KEYS, **options)
+                async for _ in async_client.stream("Weather?", tools=[get_weather]):
+                    pass
+            else:
+                for _ in bedrock(**options).stream("Weather?", tools=[get_weather]):
+                    pass
+    cause = caught.value.__cause__
+    assert isinstance(cause, llmrelay.ResponseTooLarge)
+    assert cause.limit == len(shown) + 10 < cause.received <= len(shown) + 60
+    assert caught.value.partial.content == "Checking."
+    assert route.call_count == 1
 
 
 def test_bedrock_without_a_region_or_credentials() -> None:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llmrelay.normalize import LenientJSONError, TruncatedJSONError, loads_lenient
+from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_quick, loads_lenient
 from tests.conftest import NO_BLOWUP_SECONDS
 
 
@@ -90,6 +90,9 @@ REPAIRED: list[tuple[str, str, Any]] = [
     ("bad unicode escape", r'{"s": "\u12"}', {"s": r"\u12"}),
     ("good escapes kept", '{"s": "\\u00e9\\n\\"\\\\\\/", "t": \'x\'}', {"s": 'é\n"\\/', "t": "x"}),
     ("regex in a string", r"{'pattern': '\d+\.\d*'}", {"pattern": r"\d+\.\d*"}),
+    # Issue 13: escapes are rewritten by str methods (every backslash doubled, JSON's undoubled).
+    ("bad and good escapes mixed", r'{"s": "\x\u00e9\q\n\u12\\\/\"\u00E9x"}', {"s": '\\xé\\q\n\\u12\\/"éx'}),
+    ("bad escape before a hex escape", r"['\\\u0041\z\u0041']", ["\\A\\zA"]),
     # One missing final closer.
     ("missing final brace", '{"name": "f", "arguments": {"a": 1}', {"name": "f", "arguments": {"a": 1}}),
     ("missing final bracket", '[{"name": "f"}, {"name": "g"}', [{"name": "f"}, {"name": "g"}]),
@@ -371,3 +374,34 @@ def test_linear_time_on_hostile_input(text: str) -> None:
     except LenientJSONError:
         pass
     assert time.perf_counter() - started < NO_BLOWUP_SECONDS
+
+
+# --- The quick way (issue 13): strings of one kind of quote, repaired without splitting into tokens ---
+
+_QUOTE_HEAVY = st.sampled_from(
+    [*"{}[],: \n'\"“”‘’x-1", "True", "None", "false", "a:", "'a'", "“a”", "‘a’", ", ]", "don't", "\u00a0", "\\",
+     "\\\\", "\\'", '\\"', "\\n", "\\x", "\\u00e9", "\\u12", "'a\\'b'", "\x02"]
+)  # fmt: skip
+# Elements whose strings hold what a repair looks for outside strings, next to repairs needed.
+_ELEMENT = st.sampled_from(
+    ["'True'", "True", "'a: b'", "'k-: 1'", "'x,]'", "'x, }'", "'don't'", "'it's', 'x'", "'\"q\"'", "None",
+     "1", "[]", "{k: 1}", "{'k': 'v'}", "{'a: 1', b: 'c'}", "‘x’", "“y”", "'t' True", "[1,]",
+     "'a\\nb'", "'c:\\\\d\\\\'", "'it\\'s'", "'say \\\"hi\\\"'", '"x\\y"', "'\\u00e9\\q'", "\\", "'\\'"]
+)  # fmt: skip
+_ELEMENTS = st.lists(_ELEMENT, max_size=5).map(lambda items: "[" + ", ".join(items) + "]")
+
+
+def outcome(text: str) -> tuple[str, str]:
+    try:
+        return "ok", repr(loads_lenient(text))
+    except LenientJSONError as exc:
+        return type(exc).__name__, ""
+
+
+@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=st.lists(_QUOTE_HEAVY, max_size=24).map("".join) | _ELEMENTS | model_written().map(lambda case: case[1]))
+def test_the_quick_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = outcome(text)
+    with monkeypatch.context() as patched:
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda text: _lenient_quick.NOT_THIS_WAY)
+        assert outcome(text) == quick

@@ -217,6 +217,21 @@ def test_long_valid_json_takes_the_decoder_path_and_agrees() -> None:
     assert list(iter_json_spans(text)) == reference(text)[0] == [(4, 4 + len(json.dumps(value)))]
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["[", "{"]), st.integers(60, 80), bracketish, bracketish)
+def test_a_long_valid_start_then_anything_agrees_with_the_reference(
+    opener: str, count: int, head: str, tail: str
+) -> None:
+    """Past 64 runs of closers the valid items are read by the C scanner (issue 13): same answers."""
+    item = '{"k": [1, {"s": "}]\\"{"}], "n": null}'
+    items = [f'"k{i}" : {item}' if opener == "{" else item for i in range(count)]
+    text = head + opener + " " + ", ".join(items) + ",\n" + tail
+    assert list(iter_json_spans(text, max_candidates=10**9)) == reference(text)[0]
+    assert list(iter_json_spans(text, max_candidates=10**9, nested=True)) == reference_nested(text, 0, len(text), 3)
+    for at, closes_at in reference(text)[1].items():
+        assert find_balanced_end(text, at) == closes_at
+
+
 @settings(max_examples=500)
 @given(st.text(st.sampled_from(list('{}[]"\\ x')), max_size=80))
 def test_spans_are_sorted_disjoint_and_balanced(text: str) -> None:

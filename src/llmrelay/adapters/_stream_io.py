@@ -39,10 +39,9 @@ def chunks(
 
     Past `limit` bytes reading stops with `ResponseTooLarge` (what was read is already yielded).
     """
-    decoder, received = EventDecoder(), 0
+    decoder = EventDecoder()
     try:
-        for data in body:
-            received = _counted(received, data, limit, reader)
+        for data in capped(body, reader, limit):
             for event in decoder.feed(data):
                 yield from reader.read(event)
     except Exception as exc:
@@ -56,10 +55,9 @@ async def achunks(
     body: AsyncIterable[bytes], reader: Reader, *, secret: str | None, limit: int = DEFAULT_MAX_STREAM_BYTES
 ) -> AsyncIterator[Chunk]:
     """`chunks` for an async body."""
-    decoder, received = EventDecoder(), 0
+    decoder = EventDecoder()
     try:
-        async for data in body:
-            received = _counted(received, data, limit, reader)
+        async for data in acapped(body, reader, limit):
             for event in decoder.feed(data):
                 for chunk in reader.read(event):
                     yield chunk
@@ -69,6 +67,22 @@ async def achunks(
         for chunk in reader.read(event):
             yield chunk
     _check_complete(reader, decoder)
+
+
+def capped(body: Iterable[bytes], reader: Reader, limit: int) -> Iterator[bytes]:
+    """`body`'s pieces, until more than `limit` bytes came: then `ResponseTooLarge`."""
+    received = 0
+    for data in body:
+        received = _counted(received, data, limit, reader)
+        yield data
+
+
+async def acapped(body: AsyncIterable[bytes], reader: Reader, limit: int) -> AsyncIterator[bytes]:
+    """`capped` for an async body."""
+    received = 0
+    async for data in body:
+        received = _counted(received, data, limit, reader)
+        yield data
 
 
 def _counted(received: int, data: bytes, limit: int, reader: Reader) -> int:

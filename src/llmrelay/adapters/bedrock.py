@@ -93,8 +93,12 @@ class BedrockAdapter(AnthropicAdapter):
         with self._errors(request.model):
             events = client.messages.create(**typed, stream=True, extra_body=extra)
             reader = self._reader(request.model, events.response.headers)
-            for event in events:
-                yield from reader.read(_server_event(event))
+            _cap(events.response, reader, self.options.max_stream_bytes)
+            try:
+                for event in events:
+                    yield from reader.read(_server_event(event))
+            finally:
+                events.close()  # However reading ended: past the cap, or the caller stopped.
             _check_complete(reader)
 
     async def astream(self, request: Request) -> AsyncIterator[Chunk]:
@@ -104,9 +108,13 @@ class BedrockAdapter(AnthropicAdapter):
         with self._errors(request.model):
             events = await client.messages.create(**typed, stream=True, extra_body=extra)
             reader = self._reader(request.model, events.response.headers)
-            async for event in events:
-                for chunk in reader.read(_server_event(event)):
-                    yield chunk
+            _cap(events.response, reader, self.options.max_stream_bytes)
+            try:
+                async for event in events:
+                    for chunk in reader.read(_server_event(event)):
+                        yield chunk
+            finally:
+                await events.close()
             _check_complete(reader)
 
     def _reader(self, model: str, headers: Mapping[str, str]) -> AnthropicStreamReader:
@@ -115,6 +123,19 @@ class BedrockAdapter(AnthropicAdapter):
         reader = AnthropicStreamReader(model, headers, self.options.api_key)
         reader.provider = self.provider
         return reader
+
+
+def _cap(response: Any, reader: AnthropicStreamReader, limit: int) -> None:
+    """Make the SDK's reads of `response` stop past `limit` bytes (`max_stream_bytes`), as every stream does.
+
+    The SDK decodes the event-stream framing from `response.iter_bytes()` (or `aiter_bytes()`),
+    called once it is iterated: these become the same byte iterators, counted.
+    """
+    from ._stream_io import acapped, capped
+
+    iter_bytes, aiter_bytes = response.iter_bytes, response.aiter_bytes
+    response.iter_bytes = lambda *args, **kwargs: capped(iter_bytes(*args, **kwargs), reader, limit)
+    response.aiter_bytes = lambda *args, **kwargs: acapped(aiter_bytes(*args, **kwargs), reader, limit)
 
 
 def _server_event(event: Any) -> Any:

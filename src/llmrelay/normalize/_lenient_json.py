@@ -23,6 +23,10 @@ ending inside a string) raises `TruncatedJSONError`: the caller reports a cut-of
 than guessing its end. The mistakes are the ones seed 001 lists (single quotes, raw newlines)
 plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
+Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
+backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
+on the whole text, one `json.loads`, no object per token. Everything else the general way:
+
 How, and why this way: a Python loop over tokens costs about 1 µs a token, too slow for a
 megabyte of single-quoted JSON. So each step is a C-level pass over the whole text: one
 `re.split` cuts out the strings and comments (`_TOKEN`); what is left, the skeleton, is repaired
@@ -41,7 +45,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._scan import possessive
+from . import _lenient_quick
+from ._lenient_patterns import (
+    _CLOSER_OF,
+    _COMMENT_MARK,
+    _KEY,
+    _MARK,
+    _PY_LITERALS,
+    _QUOTES,
+    _TOKEN,
+    _TRAILING_COMMA,
+    _double_bad_escapes,
+    _odd_space,
+)
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
@@ -59,54 +75,12 @@ class TruncatedJSONError(LenientJSONError):
     """The text is JSON that stops before its end (more than one closer missing, or mid-string)."""
 
 
-# What may follow a complete string: a quote before anything else is an apostrophe inside it.
-_AFTER = r"[ \t\n\r]*(?:[,:\]}/#]|\Z)"
-# Each body is "normal* (special normal*)*", which cannot backtrack more than linearly.
-# Possessive (`*+`, see `_scan.possessive`): what follows each body can match wherever it stops.
-_DQ_BODY = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
-_SQ_BODY = rf"[^'\\]*+(?:(?:\\.|'+(?!{_AFTER}))[^'\\]*+)*+"
-_SMART_BODY = r"[^“”\\]*+(?:\\.[^“”\\]*+)*+"
-_SMART_SQ_BODY = rf"[^‘’\\]*+(?:(?:\\.|’(?!{_AFTER}))[^‘’\\]*+)*+"
-# One token: a string (closed, or running to the end of the text) or a comment. The first
-# character is matched alone and the alternatives look back at it: a pattern that starts with
-# a plain character class lets the regex engine skip to the next candidate at C speed.
-_TOKEN = possessive(
-    rf"""([\"'“”„‘’‚/\#](?:
-        (?<=")  {_DQ_BODY}      (?:"|\\?\Z)
-      | (?<=')  {_SQ_BODY}      (?:'|\\?\Z)
-      | (?<=[“”„]) {_SMART_BODY}    (?:[“”]|\\?\Z)
-      | (?<=[‘’‚]) {_SMART_SQ_BODY} (?:[’‘]|\\?\Z)
-      | (?:(?<=/)(?:/[^\n]*+|\*.*?(?:\*/|\Z)) | (?<=\#)[^\n]*+)  # comments, and any right after
-        (?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))*+
-    ))""",
-    re.DOTALL | re.VERBOSE,
-)
-# The closing character of each kind of token, to tell whether the last one was closed.
-_CLOSER_OF = {'"': '"', "'": "'", "“": "”“", "”": "”“", "„": "”“", "‘": "’‘", "’": "’‘", "‚": "’‘"}
-_QUOTES = "\"'“”„‘’‚"
-
-# In the skeleton a string stands as _MARK and a comment as _COMMENT_MARK.
-_MARK = "\x00"
-_COMMENT_MARK = "\x01"
-# Matched by their first letter, so the regex engine skips ahead to it; a literal before a
-# colon is a key and is left to _KEY.
-_PY_LITERALS = [
-    (word, re.compile(rf"{word}(?<![\w$]{word})(?![\w$]|[ \t\n\r]*:)"), json_word)
-    for word, json_word in (("True", "true"), ("False", "false"), ("None", "null"))
-]
-# An identifier before a colon. The lookbehind stops a match from starting inside a word,
-# which would make a long word quadratic.
-_KEY = re.compile(r"([A-Za-z_$](?<![\w$\-].)[\w$\-]*)(?=[ \t\n\r]*:)")
-_TRAILING_COMMA = re.compile(rf",(?=[ \t\n\r{_COMMENT_MARK}]*[\]}}])")
-_ODD_SPACE = re.compile(r"[^\S \t\n\r]|\ufeff")
-_ODD_ASCII_SPACE = re.compile("[\x0b\x0c\x1c-\x1f]")
-
 # Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
-_BAD_BACKSLASH = re.compile(r'\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})')
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
 # For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
 # before one), the tokens needing more than new delimiters, and the comments.
 _SEP = "\x00"
+_FEW_TOKENS = 16
 _NEEDS_WORK = re.compile(r'\x00(?:"[^\x00\\]*\\|[\'“”„‘’‚][^\x00"\\]*["\\])[^\x00]*')
 _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
 _SLOW_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)|"', re.DOTALL)
@@ -170,6 +144,14 @@ def loads_lenient(text: str) -> Any:
         raise LenientJSONError("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer over the int-to-str digit limit
         raise LenientJSONError(str(exc)) from None
+    try:
+        value = _lenient_quick.one_quote_kind(text)
+    except RecursionError:
+        raise LenientJSONError("nested too deeply") from None
+    if value is not _lenient_quick.NOT_THIS_WAY:
+        return value
+    if _lenient_quick.too_deep(text):
+        raise LenientJSONError("nested too deeply")
     parts = _TOKEN.split(text)
     _check_end(parts, text)
     pieces = parts[:]
@@ -220,6 +202,8 @@ def _is_closed(token: str) -> bool:
 
 def _requote_all(tokens: list[str]) -> list[str]:
     """Every token as strict JSON, in C-level passes over the tokens joined by a separator."""
+    if len(tokens) <= _FEW_TOKENS:  # Passes over the whole text would cost more than they save.
+        return [_requote(t) for t in tokens]
     joined = _SEP + _SEP.join(tokens) + _SEP
     if joined.count(_SEP) != len(tokens) + 1:  # a string holds the separator: one by one
         return [_requote(t) for t in tokens]
@@ -250,8 +234,7 @@ def _fix_escapes(quoted: str, *, bare_quotes: bool = False) -> str:
     shield = next((c for c in "\x01\x02\x03\x04\x05\x06\x07\x08" if c not in body), None)
     if shield is None:  # every shield character occurs: the exact, slower way
         return '"' + _SLOW_ESCAPE.sub(_slow_escape, body) + '"'
-    body = body.replace("\\\\", shield).replace("\\'", "'")
-    body = _BAD_BACKSLASH.sub(r"\\\\", body)
+    body = _double_bad_escapes(body.replace("\\\\", shield).replace("\\'", "'"))
     if bare_quotes:
         body = _RAW_QUOTE.sub(r'\\"', body)
     return '"' + body.replace(shield, "\\\\") + '"'
@@ -275,16 +258,19 @@ def _skeleton(parts: list[str], text: str) -> str:
         skeleton = _MARK.join(parts[0::2])
     if skeleton.count(_MARK) + skeleton.count(_COMMENT_MARK) != len(parts) // 2:
         _refuse_mark(parts, text)
-    odd_space = _ODD_ASCII_SPACE if skeleton.isascii() else _ODD_SPACE
-    if odd_space.search(skeleton):
+    return _repaired(skeleton).replace(_COMMENT_MARK, _MARK)
+
+
+def _repaired(skeleton: str) -> str:
+    """The skeleton (strings marked) repaired: odd spaces, Python literals, unquoted keys, trailing commas."""
+    if (odd_space := _odd_space(skeleton)) is not None:
         skeleton = odd_space.sub(" ", skeleton)
     for word, pattern, json_word in _PY_LITERALS:
         if word in skeleton:
             skeleton = pattern.sub(json_word, skeleton)
     if skeleton.count(":") != skeleton.count(_MARK + ":"):  # some key is not a string
         skeleton = '"'.join(_KEY.split(skeleton))  # [a, key, b] -> a"key"b
-    skeleton = _TRAILING_COMMA.sub("", skeleton)
-    return skeleton.replace(_COMMENT_MARK, _MARK)
+    return _TRAILING_COMMA.sub("", skeleton)
 
 
 def _interleave(outside: list[str], between: list[str]) -> str:

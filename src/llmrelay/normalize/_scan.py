@@ -54,6 +54,9 @@ _OPENER_RUNS_NO_STRINGS = possessive(r"[^{\[]*+(?:([{\[]+)|\Z)")
 _CLOSE, _QUOTE = 1, 2
 _CLOSER_FOR = str.maketrans("{[", "}]")
 _DECODER = json.JSONDecoder(strict=False)
+_SCAN_ONCE = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at a position
+_BLANK = re.compile(r"[ \t\n\r]*")
+_BLANKS = (" ", "\t", "\n", "\r")
 # A region still open after this many runs of closers may be long valid JSON: try the C decoder.
 _DECODE_AFTER = 64
 # `nested=True` looks this many levels inside each region.
@@ -166,6 +169,13 @@ def _scan_group(
             decoded_end = _decode_end(text, start, end)
             if decoded_end is not None:  # a long region of valid JSON: measured in C
                 return [(start, decoded_end)], decoded_end, decoded_end, strings
+            # Its first items may be valid JSON: measured in C, one by one. Only where the region
+            # read so far is an eighth of what precedes it: an error in an item costs
+            # O(position) (json counts the lines before it), so the work stays linear.
+            items, resume = _valid_items(text, start, end) if (pos - start) * 8 >= start else ([], start)
+            if resume > pos:
+                regions, stack, pos = items, [[start, 1]], resume
+                continue
         at = match.start(kind)
         closers = match.group(kind)
         done = 0
@@ -219,6 +229,41 @@ def _decode_end(text: str, start: int, end: int) -> int | None:
         except (ValueError, RecursionError):
             return None
         size *= 4
+
+
+def _valid_items(text: str, start: int, end: int) -> tuple[list[Span], int]:
+    """The leading items of the array or object at `start` that are valid JSON, read by the C scanner.
+
+    Returns the regions among them (the items that are arrays or objects) and where reading
+    resumes: at the first item that is not valid JSON, or after the last one. One item broken
+    near the end of a megabyte-long array then costs one C call per item, not a Python step
+    per run of brackets.
+    """
+    regions: list[Span] = []
+    resume = pos = _skip_blank(text, start + 1)
+    while True:
+        try:
+            if text[start] == "{":  # a key, a colon, then the value
+                if text[pos] != '"' or text[(pos := _skip_blank(text, _SCAN_ONCE(text, pos)[1]))] != ":":
+                    return regions, resume
+                pos = _skip_blank(text, pos + 1)
+            value_end = _SCAN_ONCE(text, pos)[1]
+        except (StopIteration, ValueError, IndexError, RecursionError):
+            return regions, resume
+        if value_end > end:
+            return regions, resume
+        if text[pos] in "{[":
+            regions.append((pos, value_end))
+        resume = value_end if text.startswith(",", value_end) else _skip_blank(text, value_end)
+        if resume >= end or text[resume] != ",":
+            return regions, resume
+        usual = text.startswith(", ", resume) and not text.startswith(_BLANKS, resume + 2)  # then no more to skip
+        pos = resume + 2 if usual else _skip_blank(text, resume + 1)
+
+
+def _skip_blank(text: str, pos: int) -> int:
+    """Where the blank space at `pos` ends."""
+    return _BLANK.match(text, pos).end()  # type: ignore[union-attr]  # `*` always matches
 
 
 def _common_prefix(a: str, b: str) -> int:
