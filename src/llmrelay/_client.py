@@ -13,8 +13,6 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from typing_extensions import Self
-
 from ._envelope import Attempt, Completion, Mode
 from ._pipeline.setup import Messages, Pipeline, ToolChoiceLike, parse_model, tool_tuple
 from ._tools import ToolLike
@@ -23,6 +21,8 @@ from .errors import ConfigError
 
 if TYPE_CHECKING:
     from os import PathLike
+
+    from typing_extensions import Self
 
     from ._events import StreamEvent
     from ._tool_loop.loop import RunResult

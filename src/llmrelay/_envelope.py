@@ -6,10 +6,9 @@ Every path through llmrelay (the normalizer on its own, and later `Client.comple
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, get_args
-
-from typing_extensions import TypeVar as DefaultTypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, get_args
 
 DEFAULT_MAX_TOOL_CALLS = 128
 """Calls kept per answer, at most, by default (`Client(max_tool_calls=)`, `parse_response(max_calls=)`):
@@ -169,7 +168,13 @@ class Attempt:
     the adapter does not say (a test's `FakeAdapter`, an adapter of your own without `host`)."""
 
 
-OutputT = DefaultTypeVar("OutputT", default=None)
+if TYPE_CHECKING:  # The default (`Completion` is `Completion[None]`) is for type checkers only:
+    # typing_extensions costs ~4 ms at import, and nothing at run time reads a TypeVar's default.
+    from typing_extensions import TypeVar
+
+    OutputT = TypeVar("OutputT", default=None)
+else:
+    OutputT = typing.TypeVar("OutputT")
 """The type of `Completion.output`: the `output=` model, None when none was asked for."""
 
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 from ..capabilities import classify_rejection
@@ -188,6 +186,9 @@ def seconds(value: str | None) -> float | None:
 
 
 def _until(date: str) -> float | None:
+    from datetime import datetime, timezone  # Only an HTTP-date Retry-After needs them (~10 ms to import).
+    from email.utils import parsedate_to_datetime
+
     try:
         when = parsedate_to_datetime(date)
     except (TypeError, ValueError):
