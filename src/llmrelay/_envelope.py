@@ -277,3 +277,17 @@ def new_tool_call(name: str, arguments: dict[str, Any], id: str | None = None) -
     stored["id"] = id
     stored["signature"] = None
     return call
+
+
+def with_trace(completion: Completion[Any], attempts: list[Attempt], usage: Usage) -> Completion[Any]:
+    """`replace(completion, attempts=attempts, usage=usage)`, without the `__init__` (see `new_completion`).
+
+    Every answer of `complete()` gets its trace here: `replace` re-checks and re-sets all the
+    fields, ~10x the cost of this copy of the instance's dict.
+    """
+    copied: Completion[Any] = object.__new__(type(completion))
+    stored = copied.__dict__
+    stored.update(completion.__dict__)
+    stored["attempts"] = attempts
+    stored["usage"] = usage
+    return copied

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .._envelope import DEFAULT_MAX_TOOL_CALLS, Completion, FinishReason, Mode, RejectedCall, ToolCall
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Completion, FinishReason, Mode, RejectedCall, ToolCall, new_completion
 from .._tools import Tool
 from .._types import RawResponse, ToolChoice
 
@@ -74,7 +74,10 @@ def to_completion(
     by_name = {tool.name: tool for tool in tools} if tools else None
     native_accepted, native_rejected, native_dropped = _native_calls(raw, by_name, max_calls)
     room = max(max_calls - len(native_accepted), 0)  # One cap for the answer: the text has what is left.
-    text, text_dropped = read_capped(raw.text, list(tools) if tools else None, strict=strict, max_calls=room)
+    if raw.text:
+        text, text_dropped = read_capped(raw.text, list(tools) if tools else None, strict=strict, max_calls=room)
+    else:  # Only native calls (or nothing): no text to read, so no strategy to try on it.
+        text, text_dropped = new_completion("", [], None, [], "", None, None, []), 0
     calls = native_accepted + text.tool_calls
     rejected = native_rejected + text.rejected
     if native_dropped + text_dropped:

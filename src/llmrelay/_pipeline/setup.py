@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import partial
 from typing import Any, get_args
 
@@ -272,9 +271,9 @@ class Pipeline:
         models = [(self.provider, self.model), *self.fallback_models]
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
-        steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        hosts = {provider: getattr(self._adapter_for(provider), "host", None) for provider, _ in models}
+        steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps, hosts=hosts)
         steps = able_steps(steps, conversation, request_needs(conversation, merged), self._model_capabilities, trace)
-        steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             request = Request(
