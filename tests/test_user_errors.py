@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,6 +26,7 @@ import llmrelay
 from llmrelay import ConfigError, RetryPolicy, Tool, to_tool
 from llmrelay._cli import main
 from llmrelay._types import NativeCall
+from llmrelay.adapters._errors import transport_error
 from llmrelay.testing import FakeAdapter, mock_http
 
 
@@ -220,3 +222,67 @@ def test_a_client_setting_given_per_call_is_refused_not_sent_to_the_provider(par
         client.complete("Hello", **params)
     with pytest.raises(ConfigError, match=re.escape(says)):
         llmrelay.Client("openai:gpt-4o-mini", params=params, adapter=FakeAdapter(["hi"])).complete("Hi")
+
+
+def _closed_port() -> int:
+    """A port of this machine nothing listens on (bound, then closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("model", "host"),
+    [
+        ("openai-compatible:llama3", "127.0.0.1"),
+        ("openai-compatible:llama3", "localhost"),
+        ("anthropic:claude", "127.0.0.1"),
+    ],
+)
+def test_a_refused_local_connection_fails_at_once(model: str, host: str) -> None:
+    # A real connection to a closed port of this machine (loopback only: no network). It used to
+    # be retried for ~4-5 s; nothing starts listening in that time, so it is said at once.
+    waits: list[float] = []
+    port = _closed_port()
+    suffix = "/v1" if model.startswith("openai") else ""
+    client = llmrelay.Client(
+        model, base_url=f"http://{host}:{port}{suffix}", api_key="k", retry=RetryPolicy(sleep=waits.append)
+    )
+    with pytest.raises(llmrelay.ProviderConnectionError) as caught:
+        client.complete("Hello")
+    assert waits == []
+    assert f"nothing is listening at {host}:{port}" in str(caught.value)
+    assert caught.value.retryable is False
+
+
+def _sdk_error(url: str, os_error: OSError) -> Exception:
+    """What an SDK raises when the connection fails: its error, from httpx's, from the OS's."""
+    request = httpx.Request("POST", url)
+    transport = httpx.ConnectError(str(os_error), request=request)
+    transport.__cause__ = os_error
+    sdk = RuntimeError("Connection error.")
+    sdk.request = request  # type: ignore[attr-defined]
+    sdk.__cause__ = transport
+    return sdk
+
+
+@pytest.mark.parametrize(
+    ("url", "os_error", "retryable", "says"),
+    [
+        ("http://127.0.0.1:9/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at 127.0.0.1:9"),
+        ("http://127.0.0.2:80/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at 127.0.0.2"),
+        ("http://localhost:11434/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening"),
+        ("http://[::1]:8000/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at ::1:8000"),
+        # A remote host that refuses may be restarting behind a balancer; a reset may not happen
+        # again: both retried, as before.
+        ("http://gpu-box.example:8000/v1", ConnectionRefusedError(111, "refused"), True, "host gpu-box.example:8000"),
+        ("http://localhost:11434/v1", ConnectionResetError(104, "reset"), True, "is the local server running"),
+    ],
+)
+def test_only_a_refused_local_connection_is_not_retried(
+    url: str, os_error: OSError, retryable: bool, says: str
+) -> None:
+    error = transport_error(_sdk_error(url, os_error), timeout=False, provider="p", model="m", secret=None)
+    assert isinstance(error, llmrelay.ProviderConnectionError)
+    assert error.retryable is retryable
+    assert says in str(error)

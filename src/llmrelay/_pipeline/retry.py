@@ -137,7 +137,7 @@ class RetryPolicy:
 
 def _retryable(error: BaseException) -> bool:
     # A passed deadline is transient by nature (a timeout), but retrying cannot beat it.
-    return isinstance(error, TransientError) and not isinstance(error, DeadlineExceeded)
+    return isinstance(error, TransientError) and error.retryable and not isinstance(error, DeadlineExceeded)
 
 
 def _failing_first(error: TransientError, function: Callable[[], _T]) -> Callable[[], _T]:
