@@ -286,3 +286,28 @@ def test_only_a_refused_local_connection_is_not_retried(
     assert isinstance(error, llmrelay.ProviderConnectionError)
     assert error.retryable is retryable
     assert says in str(error)
+
+
+@pytest.mark.parametrize(
+    ("model", "base_url", "hint"),
+    [
+        ("openai-compatible:llama3", "http://localhost:8000", "did you mean base_url='http://localhost:8000/v1'?"),
+        ("openai-compatible:llama3", "http://localhost:8000/", "did you mean base_url='http://localhost:8000/v1'?"),
+        ("openai-compatible:llama3", "http://gpu-box:8000/api", "did you mean base_url='http://gpu-box:8000/api/v1'?"),
+        ("openai:gpt-4o-mini", "https://proxy.example", "did you mean base_url='https://proxy.example/v1'?"),
+        # The path has its version: the 404 is about something else (the model, say), no hint.
+        ("openai-compatible:llama3", "http://localhost:8000/v1", None),
+        ("openai-compatible:gemini", "https://generativelanguage.googleapis.com/v1beta/openai", None),
+        # Groq's SDK adds /openai/v1 to the host itself.
+        ("groq:llama-3.3-70b-versatile", "https://groq-proxy.example", None),
+    ],
+)
+def test_a_404_from_a_base_url_without_v1_suggests_it(model: str, base_url: str, hint: str | None) -> None:
+    client = llmrelay.Client(model, base_url=base_url, api_key="k", retry=RetryPolicy(max_attempts=1))
+    with mock_http() as router:
+        router.route(method="POST").respond(404, json={"error": {"message": "Not Found"}})
+        with pytest.raises(llmrelay.NotFoundError) as caught:
+            client.complete("Hello")
+    assert ("did you mean base_url=" in str(caught.value)) is (hint is not None)
+    if hint is not None:
+        assert hint in str(caught.value)
