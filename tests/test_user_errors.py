@@ -311,3 +311,35 @@ def test_a_404_from_a_base_url_without_v1_suggests_it(model: str, base_url: str,
     assert ("did you mean base_url=" in str(caught.value)) is (hint is not None)
     if hint is not None:
         assert hint in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (
+            {"temprature": 0.2},
+            "Client() got an unexpected keyword argument 'temprature' (did you mean 'temperature'?): "
+            "a generation parameter goes in params={'temperature': 0.2}, or to each call: complete(..., temperature=0.2)",
+        ),
+        ({"temperature": 0.2}, "argument 'temperature': a generation parameter goes in params={'temperature': 0.2}"),
+        (
+            {"base_ulr": "http://x/v1"},
+            "Client() got an unexpected keyword argument 'base_ulr'; did you mean base_url=?",
+        ),
+        ({"max_retries": 2}, "'max_retries'; retries are retry=llmrelay.RetryPolicy(max_attempts=...)"),
+        ({"zzz": 1}, "Client() got an unexpected keyword argument 'zzz'"),
+    ],
+)
+@pytest.mark.parametrize("client", [llmrelay.Client, llmrelay.AsyncClient])
+def test_a_wrong_constructor_argument_names_the_client_and_the_close_match(
+    client: type[llmrelay.Client], arguments: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(TypeError) as caught:
+        client("openai:gpt-4o", api_key="k", **arguments)
+    assert says.replace("Client()", f"{client.__name__}()") in str(caught.value)
+    assert "Pipeline" not in str(caught.value)
+
+
+def test_a_second_positional_argument_says_to_name_it() -> None:
+    with pytest.raises(TypeError, match=r"Client\(\) takes the model as its only positional argument"):
+        llmrelay.Client("openai:gpt-4o", "sk-key")  # type: ignore[misc]

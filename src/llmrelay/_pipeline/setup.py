@@ -101,49 +101,7 @@ class Pipeline:
         reasoning: ReasoningLike = None,
         cache: bool = False,
     ) -> None:
-        """Set up a client for `model` ("provider:model-name").
-
-        Args:
-            model: the model to call, e.g. "openai:gpt-4o-mini".
-            api_key: the key for the model's provider (default: the provider's environment variable).
-            base_url: another endpoint for the model's provider (required for "openai-compatible").
-            timeout: seconds one attempt may take, from connecting to the answer's last byte
-                (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
-            headers: extra HTTP headers for the model's provider.
-            max_stream_bytes: a streamed answer of the model's provider may be this long (default
-                64 MiB); past it the stream ends with `ResponseTooLarge`.
-            mode: always use this output mode.
-            modes: the modes allowed, in the order to try them (default: all the model supports).
-            params: default generation parameters (temperature, max_tokens…).
-            fallback_models: models to escalate to, in order, when this one is unusable.
-            providers: connection options per provider, for the fallback models' providers.
-            max_repairs: how many times a broken answer is sent back for correction (0: never).
-            max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
-            max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
-            max_requests: the most requests one `complete()` sends in all (repairs, fallback steps
-                and the last resort count; a transient failure's retries are `retry`'s).
-            retry: the transient-retry policy (default `RetryPolicy()`).
-            capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
-            learner: where refused modes are remembered (default: shared by the process).
-            strict: accept only explicit tool-call constructs in text answers.
-            repair_trigger: what counts as a broken answer (default None: the built-in check,
-                `_pipeline.repair.problems`; see docs/reliability.md).
-            adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
-            max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
-            max_tool_calls: the most calls read from one answer, whatever its format (default
-                128); one rejection counts those past it, and they are never run.
-            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
-                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
-                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
-            provider_options: options only the model's provider reads (Azure's `api_version`,
-                `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
-            reasoning: how much the model reasons, on every request: "low", "medium", "high",
-                `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
-                None sends nothing (the provider's default). See docs/content.md.
-            cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
-                tools, system, the conversation's stable prefix); a no-op where caching is
-                automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
-        """
+        """Set up a client for `model` ("provider:model-name"); the arguments are `Client`'s (its docstring)."""
         if max_steps is not None:
             warnings.warn(
                 "Client(max_steps=...) is now max_plan_steps=... (run()'s max_steps counts model answers)",
@@ -295,7 +253,7 @@ class Pipeline:
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
             self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
-    def clock(self, call: Call, ends: float | None) -> AttemptClock:
+    def _clock(self, call: Call, ends: float | None) -> AttemptClock:
         """The time one attempt of `call` has: its provider's `timeout`, within the request's end."""
         options = self._options.get(call.step.provider)
         timeout = options.timeout if options is not None and options.timeout is not None else DEFAULT_TIMEOUT
@@ -308,7 +266,7 @@ class Pipeline:
         adapter = self._adapter_for(call.step.provider)
 
         def attempt() -> Any:
-            with self.clock(call, ends).sync():
+            with self._clock(call, ends).sync():
                 return adapter.send(call.request)
 
         return self.retry.call(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
@@ -318,7 +276,7 @@ class Pipeline:
         adapter = self._adapter_for(call.step.provider)
 
         async def attempt() -> Any:
-            return await self.clock(call, ends).wait(adapter.asend(call.request))
+            return await self._clock(call, ends).wait(adapter.asend(call.request))
 
         return await self.retry.acall(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
 
