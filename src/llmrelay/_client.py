@@ -9,31 +9,31 @@ function completing one step with the loop's policy.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from ._envelope import Attempt, Completion, Mode
 from ._pipeline.setup import Messages, Pipeline, ToolChoiceLike, parse_model, tool_tuple
-from ._tools import ToolLike
-from .adapters import AsyncClosable, Closable
 from .errors import ConfigError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # Annotations only: the pipeline's modules load with the first client (`setup._load`).
+    import inspect
     from os import PathLike
 
     from typing_extensions import Self
 
+    from ._envelope import Attempt, Completion, Mode
     from ._events import StreamEvent
     from ._tool_loop.loop import RunResult
+    from ._tools import ToolLike
 
 __all__ = ["AsyncClient", "Client", "Messages", "ToolChoiceLike", "parse_model"]
 
 _P = TypeVar("_P", bound="_ClientBase")
 _OutputT = TypeVar("_OutputT")
-_CONSTRUCTOR = inspect.signature(Pipeline.__init__)
-_SIGNATURE = _CONSTRUCTOR.replace(parameters=list(_CONSTRUCTOR.parameters.values())[1:])  # Without `self`.
+_INIT = Pipeline.__init__.__code__
+_SETTINGS = _INIT.co_varnames[1 : _INIT.co_argcount + _INIT.co_kwonlyargcount]
+"""The constructor's keyword arguments (`model` and the settings), read without `inspect`."""
 _GENERATION_PARAMS = ("temperature", "top_p", "top_k", "max_tokens", "stop", "seed", "presence_penalty")
 """Parameters users give the constructor that belong to `params=` or a call (for "did you mean")."""
 
@@ -46,7 +46,7 @@ def _check_arguments(client: str, args: tuple[Any, ...], kwargs: Mapping[str, An
             f"({client}({args[0]!r}, api_key=..., base_url=...))"
         )
     for name in kwargs:
-        if name not in _SIGNATURE.parameters:
+        if name not in _SETTINGS:
             raise TypeError(f"{client}() got an unexpected keyword argument {name!r}{_hint(name, kwargs[name])}")
 
 
@@ -54,7 +54,7 @@ def _hint(name: str, value: Any) -> str:
     """What the user probably meant: a setting with a close name, or a generation parameter."""
     import difflib
 
-    setting = difflib.get_close_matches(name, _SIGNATURE.parameters, n=1)
+    setting = difflib.get_close_matches(name, _SETTINGS, n=1)
     parameter = (
         name
         if name in _GENERATION_PARAMS
@@ -73,10 +73,23 @@ def _hint(name: str, value: Any) -> str:
     return ""
 
 
+class _ConstructorSignature:
+    """The clients' `__signature__`: the constructor's, shown by help() and inspect instead of `__new__`'s.
+
+    Made when asked for: `from llmrelay import Client` does not load `inspect`.
+    """
+
+    def __get__(self, instance: object, owner: type | None = None) -> inspect.Signature:
+        import inspect
+
+        signature = inspect.signature(Pipeline.__init__)
+        return signature.replace(parameters=list(signature.parameters.values())[1:])  # Without `self`.
+
+
 class _ClientBase(Pipeline):
     """The constructor (`Pipeline`'s) and `from_config`, shared by both clients."""
 
-    __signature__ = _SIGNATURE  # What help() and inspect show: the constructor's, not `__new__`'s.
+    __signature__ = _ConstructorSignature()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """A new client, its arguments checked first: a wrong one names `Client()`, not `Pipeline.__init__()`."""
@@ -298,6 +311,8 @@ class Client(_ClientBase):
         Also what `with llmrelay.Client(...) as client:` does at the end. The client stays usable:
         a later call opens new connections.
         """
+        from .adapters import Closable
+
         for adapter in self._built_adapters():
             if isinstance(adapter, Closable):
                 adapter.close()
@@ -390,6 +405,8 @@ class AsyncClient(_ClientBase):
 
         Also what `async with llmrelay.AsyncClient(...) as client:` does at the end.
         """
+        from .adapters import AsyncClosable, Closable
+
         for adapter in self._built_adapters():
             if isinstance(adapter, AsyncClosable):
                 await adapter.aclose()

@@ -10,11 +10,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, get_args
 
-DEFAULT_MAX_TOOL_CALLS = 128
-"""Calls kept per answer, at most, by default (`Client(max_tool_calls=)`, `parse_response(max_calls=)`):
-accepted and rejected alike, whatever the format (native, envelope, text). What is over the cap
-is reported by one rejection that says how many were dropped. No model writes a hundred calls
-in one answer; an answer that does is hostile, and `run()` must not execute all of it."""
+from ._defaults import DEFAULT_MAX_TOOL_CALLS as DEFAULT_MAX_TOOL_CALLS
 
 RejectionKind = Literal[
     "unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded", "not_allowed", "in_reasoning"

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+from .._defaults import DEFAULT_DEADLINE as DEFAULT_DEADLINE
 from ..adapters._deadline import bounded, next_within
 from ..errors import ConfigError, DeadlineExceeded, ProviderTimeoutError, TransientError
 
@@ -30,8 +31,6 @@ DEFAULT_TIMEOUT = 600.0
 """Seconds one attempt may take, connect to last byte, when no `timeout=` is given (the OpenAI and
 Anthropic SDKs' default read timeout, now a bound on the whole answer)."""
 
-DEFAULT_DEADLINE = 900.0
-"""Seconds one `complete()` / `stream()` / `run()` step may take, retries, repairs and fallbacks included."""
 
 
 def checked_seconds(name: str, value: float | None) -> float | None:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from .._defaults import DEFAULT_MAX_REQUESTS as DEFAULT_MAX_REQUESTS
 from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage, with_trace
 from .._types import NamedTool, RawResponse, Request
 from ..errors import AllAttemptsFailed, DeadlineExceeded, MissingToolCallError, ProviderError
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from .output import OutputSpec
 
 
-DEFAULT_MAX_REQUESTS = 6
-"""`Client(max_requests=...)`'s default: a step and its two repairs, then one more step and its repairs."""
 
 
 @dataclass(frozen=True)

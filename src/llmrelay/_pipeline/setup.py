@@ -11,33 +11,78 @@ import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .._config_checks import shown
-from .._effort import ReasoningLike, read_reasoning
-from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
-from .._instructions import default_response_schema
-from .._messages import MessageLike, to_messages
-from .._tools import Tool, ToolLike, check_tool_names, to_tools
-from .._types import NamedTool, Request, ToolChoice
-from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
-from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
+from .._defaults import DEFAULT_DEADLINE, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_TOOL_CALLS
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
-from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
-from .drive import adrive, drive
-from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
-from .needs import able_steps, request_needs
-from .output import output_modes, output_spec
-from .plan import Step, plan
-from .repair import RepairTrigger, problems
-from .retry import RetryPolicy
 
-_FEATURES: tuple[Feature, ...] = get_args(Feature)
-_shared_learner = CapabilityLearner()
-"""What models rejected, learned by every client of this process unless one is given its own."""
+if TYPE_CHECKING:  # At run time these are bound by `_load`, when the first client is made.
+    from .._config_checks import shown
+    from .._effort import ReasoningLike, read_reasoning
+    from .._envelope import MODES, Attempt, Completion, Mode
+    from .._instructions import default_response_schema
+    from .._messages import MessageLike, to_messages
+    from .._tools import Tool, ToolLike, check_tool_names, to_tools
+    from .._types import NamedTool, Request, ToolChoice
+    from ..adapters import Adapter, ProviderOptions, adapter_class
+    from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
+    from .deadline import DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    from .drive import adrive, drive
+    from .flow import Call, Flow, Policy, record_retry, request_flow
+    from .needs import able_steps, request_needs
+    from .output import output_modes, output_spec
+    from .plan import Step, plan
+    from .repair import RepairTrigger, problems
+    from .retry import RetryPolicy
 
-Messages = str | Sequence[MessageLike]
-ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
+    _FEATURES: tuple[Feature, ...]
+    _shared_learner: CapabilityLearner
+
+Messages: TypeAlias = "str | Sequence[MessageLike]"
+ToolChoiceLike: TypeAlias = "str | Mapping[str, Any] | NamedTool | None"
+_loaded = False
+
+
+def _load() -> None:
+    """Import what clients run on, once, when the first client is made.
+
+    Not at `from llmrelay import Client`: the adapters' registry, the capability database, the
+    flow and its dataclasses are most of the package, and a script that imports the client and
+    exits (or a CLI's `--help`) should not pay for them. The names become this module's globals
+    (as the `TYPE_CHECKING` imports above declare them), so methods use them as if imported at
+    the top: nothing is looked up per call.
+    """
+    global _loaded, _FEATURES, _shared_learner, shown, read_reasoning, MODES, default_response_schema
+    global to_messages, check_tool_names, to_tools, NamedTool, Request, ProviderOptions, adapter_class
+    global CapabilityLearner, lookup, modes, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    global adrive, drive, Policy, record_retry, request_flow, able_steps, request_needs, output_modes
+    global output_spec, plan, problems, RetryPolicy
+    if _loaded:
+        return
+    from typing import get_args
+
+    from .._config_checks import shown
+    from .._effort import read_reasoning
+    from .._envelope import MODES
+    from .._instructions import default_response_schema
+    from .._messages import to_messages
+    from .._tools import check_tool_names, to_tools
+    from .._types import NamedTool, Request
+    from ..adapters import ProviderOptions, adapter_class
+    from ..capabilities import CapabilityLearner, Feature, lookup, modes
+    from .deadline import DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    from .drive import adrive, drive
+    from .flow import Policy, record_retry, request_flow
+    from .needs import able_steps, request_needs
+    from .output import output_modes, output_spec
+    from .plan import plan
+    from .repair import problems
+    from .retry import RetryPolicy
+
+    _FEATURES = get_args(Feature)
+    _shared_learner = CapabilityLearner()
+    """What models rejected, learned by every client of this process unless one is given its own."""
+    _loaded = True
 
 
 def parse_model(model: str) -> tuple[str, str]:
@@ -48,6 +93,8 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
+        from .._config_checks import shown
+
         example = "(e.g. 'openai:gpt-4o-mini')"
         raise ConfigError(
             f"model must be written 'provider:model-name' {example}, got {shown(model)}{_slash_hint(model)}"
@@ -102,6 +149,7 @@ class Pipeline:
         cache: bool = False,
     ) -> None:
         """Set up a client for `model` ("provider:model-name"); the arguments are `Client`'s (its docstring)."""
+        _load()
         if max_steps is not None:
             warnings.warn(
                 "Client(max_steps=...) is now max_plan_steps=... (run()'s max_steps counts model answers)",
