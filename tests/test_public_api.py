@@ -64,7 +64,10 @@ _CLIENT_MADE = _CLIENT_IMPORT + "; Client('openai-compatible:m', base_url='http:
     ("code", "loaded"),
     [
         # What a user imports to make a call loads the client's class and its defaults, nothing more.
-        (_CLIENT_IMPORT, {"llmrelay", "llmrelay.errors", "llmrelay._client", "llmrelay._defaults"}),
+        (
+            _CLIENT_IMPORT,
+            {"llmrelay", "llmrelay.errors", "llmrelay._client", "llmrelay._constructor", "llmrelay._defaults"},
+        ),
         # The pipeline loads when a client is made (issue 13: `from llmrelay import Client` under 60 ms).
         (_CLIENT_MADE, {"llmrelay._pipeline.flow", "llmrelay.adapters", "llmrelay.capabilities", "dataclasses"}),
     ],

@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from ._constructor import ConstructorSignature, check_arguments
 from ._pipeline.setup import Messages, Pipeline, ToolChoiceLike, parse_model, tool_tuple
 from .errors import ConfigError
 
 if TYPE_CHECKING:  # Annotations only: the pipeline's modules load with the first client (`setup._load`).
-    import inspect
     from os import PathLike
 
     from typing_extensions import Self
@@ -31,69 +31,16 @@ __all__ = ["AsyncClient", "Client", "Messages", "ToolChoiceLike", "parse_model"]
 
 _P = TypeVar("_P", bound="_ClientBase")
 _OutputT = TypeVar("_OutputT")
-_INIT = Pipeline.__init__.__code__
-_SETTINGS = _INIT.co_varnames[1 : _INIT.co_argcount + _INIT.co_kwonlyargcount]
-"""The constructor's keyword arguments (`model` and the settings), read without `inspect`."""
-_GENERATION_PARAMS = ("temperature", "top_p", "top_k", "max_tokens", "stop", "seed", "presence_penalty")
-"""Parameters users give the constructor that belong to `params=` or a call (for "did you mean")."""
-
-
-def _check_arguments(client: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
-    """Raise the TypeError Python would, in the user's terms: `Client()`, and what to write instead."""
-    if len(args) > 1:
-        raise TypeError(
-            f"{client}() takes the model as its only positional argument; give the others by name "
-            f"({client}({args[0]!r}, api_key=..., base_url=...))"
-        )
-    for name in kwargs:
-        if name not in _SETTINGS:
-            raise TypeError(f"{client}() got an unexpected keyword argument {name!r}{_hint(name, kwargs[name])}")
-
-
-def _hint(name: str, value: Any) -> str:
-    """What the user probably meant: a setting with a close name, or a generation parameter."""
-    import difflib
-
-    setting = difflib.get_close_matches(name, _SETTINGS, n=1)
-    parameter = (
-        name
-        if name in _GENERATION_PARAMS
-        else next(iter(difflib.get_close_matches(name, _GENERATION_PARAMS, n=1)), None)
-    )
-    if name == "max_retries":
-        return "; retries are retry=llmrelay.RetryPolicy(max_attempts=...)"
-    if parameter is not None:
-        meant = "" if parameter == name else f" (did you mean {parameter!r}?)"
-        return (
-            f"{meant}: a generation parameter goes in params={{{parameter!r}: {value!r}}}, "
-            f"or to each call: complete(..., {parameter}={value!r})"
-        )
-    if setting:
-        return f"; did you mean {setting[0]}=?"
-    return ""
-
-
-class _ConstructorSignature:
-    """The clients' `__signature__`: the constructor's, shown by help() and inspect instead of `__new__`'s.
-
-    Made when asked for: `from llmrelay import Client` does not load `inspect`.
-    """
-
-    def __get__(self, instance: object, owner: type | None = None) -> inspect.Signature:
-        import inspect
-
-        signature = inspect.signature(Pipeline.__init__)
-        return signature.replace(parameters=list(signature.parameters.values())[1:])  # Without `self`.
 
 
 class _ClientBase(Pipeline):
     """The constructor (`Pipeline`'s) and `from_config`, shared by both clients."""
 
-    __signature__ = _ConstructorSignature()
+    __signature__ = ConstructorSignature()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """A new client, its arguments checked first: a wrong one names `Client()`, not `Pipeline.__init__()`."""
-        _check_arguments(cls.__name__, args, kwargs)
+        check_arguments(cls.__name__, args, kwargs)
         return super().__new__(cls)
 
     @classmethod
