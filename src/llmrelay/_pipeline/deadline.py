@@ -32,7 +32,6 @@ DEFAULT_TIMEOUT = 600.0
 Anthropic SDKs' default read timeout, now a bound on the whole answer)."""
 
 
-
 def checked_seconds(name: str, value: float | None) -> float | None:
     """`value` if it is a positive, finite number of seconds (or None); else a `ConfigError`."""
     if value is None:

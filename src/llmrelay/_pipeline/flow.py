@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from .output import OutputSpec
 
 
-
-
 @dataclass(frozen=True)
 class Call:
     """One provider call the flow needs made."""
