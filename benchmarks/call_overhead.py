@@ -9,8 +9,9 @@ Run: python benchmarks/call_overhead.py [--check] [--write]
    The two are called in turn, each call timed: the table gives the raw call's median and the
    median of the differences within each pair (a busy machine slows both of a pair alike; the
    medians of the two series alone can land on different load levels).
-2. `python -c "import llmrelay"` (and `from llmrelay import Client`, which loads the client and its
-   pipeline) against `python -c pass`, alternating, medians. Target for the import: under 60 ms more.
+2. `python -c "import llmrelay"` and `from llmrelay import Client` (what a user imports to make a
+   call: the client and its pipeline) against `python -c pass`, alternating, medians, with
+   bytecode (see `start_up`). Target for both: under 60 ms more.
 
 With --check the script exits 1 when a target is missed; with --write it writes its tables to
 benchmarks/results/call_overhead.md and the README.
@@ -18,8 +19,10 @@ benchmarks/results/call_overhead.md and the README.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -148,7 +151,7 @@ def tables() -> list[Table]:
     start_up = Table(
         ["python -c", "time", "over `python -c pass`"],
         list(START_UP),
-        "Start-up, medians of 15 fresh interpreters (target for the import: under 60 ms more):",
+        "Start-up, medians of 15 fresh interpreters, with bytecode (target: under 60 ms more):",
     )
     return [calls, start_up]
 
@@ -168,19 +171,28 @@ def call_overhead(table: Table) -> None:
 
 
 def start_up(table: Table, runs: int = 15) -> None:
-    """Median wall times of fresh interpreters, each code run in turn so that load affects all alike."""
+    """Median wall times of fresh interpreters, each code run in turn so that load affects all alike.
+
+    With bytecode, as an installed package runs (pip compiles it): a `PYTHONDONTWRITEBYTECODE`
+    environment would otherwise compile every module of the package from source on each start
+    (~80 ms of it), which no user's import pays. The bytecode goes to a cache of its own, filled
+    by one run of each code before the timed ones, so nothing is written in the source tree.
+    """
     codes = ["pass", *START_UP.values()]
-    times: dict[str, list[float]] = {code: [] for code in codes}
-    for _ in range(runs):
-        for code in codes:
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True)
-            times[code].append(time.perf_counter() - started)
+    with tempfile.TemporaryDirectory() as cache:
+        environment = {**os.environ, "PYTHONPYCACHEPREFIX": cache}
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
+        times: dict[str, list[float]] = {code: [] for code in codes}
+        for run in range(runs + 1):
+            for code in codes:
+                started = time.perf_counter()
+                subprocess.run([sys.executable, "-c", code], check=True, env=environment)
+                if run:  # The first run fills the bytecode cache.
+                    times[code].append(time.perf_counter() - started)
     bare = median(times["pass"])
     for label, code in START_UP.items():
         extra = median(times[code]) - bare
-        missed = code == "import llmrelay" and extra > 0.060
-        table.fill(label, f"{median(times[code]) * 1000:.1f} ms", f"+{extra * 1000:.1f} ms", missed=missed)
+        table.fill(label, f"{median(times[code]) * 1000:.1f} ms", f"+{extra * 1000:.1f} ms", missed=extra > 0.060)
 
 
 def main() -> int:

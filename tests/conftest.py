@@ -12,6 +12,8 @@ import llmrelay._pipeline.setup
 from llmrelay import RetryPolicy
 from llmrelay.normalize import reset_strategies
 
+llmrelay._pipeline.setup._load()  # What the first client loads, loaded now: tests patch those names.
+
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 """Where tests may connect: the loopback server the recording tests start (testing/_wire_server.py)."""
 

@@ -172,8 +172,14 @@ def test_help_on_a_client_shows_no_internals(client: str) -> None:
     text = pydoc.render_doc(cls, renderer=pydoc.plaintext)
     assert "<function" not in text  # A default shown as `<function problems at 0x...>`.
     public = {name for name in dir(cls) if not name.startswith("_")}
-    assert public & {"flow", "send", "learn", "adapter_for", "supported_modes", "run_stream"} == set()
+    assert public & {"flow", "send", "learn", "adapter_for", "supported_modes", "run_stream", "clock"} == set()
     assert {"complete", "stream", "run", "from_config"} <= public
+    # The signature first, then what the constructor's arguments mean, then the methods (issue 13).
+    assert text.splitlines()[3].startswith(f" |  {client}(model: 'str', *, api_key:")
+    if client == "Client":
+        assert text.index("    max_repairs: how many times") < text.index("Methods defined here")
+    else:
+        assert "its arguments: see `Client`" in text
 
 
 @pytest.mark.parametrize("name", ["run", "arun"])

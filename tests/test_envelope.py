@@ -6,8 +6,8 @@ import pickle
 
 import pytest
 
-from llmrelay import Completion, ModelError, RejectedCall, ToolCall
-from llmrelay._envelope import ANSWER_FIELDS, new_completion, new_tool_call
+from llmrelay import Attempt, Completion, ModelError, RejectedCall, ToolCall, Usage
+from llmrelay._envelope import ANSWER_FIELDS, new_completion, new_tool_call, with_trace
 
 
 def test_fast_builders_match_the_dataclass_constructors() -> None:
@@ -82,6 +82,30 @@ def test_the_fields_the_fast_builder_leaves_out_have_defaults_and_one_factory() 
 def test_fast_builders_store_what_init_stores(built: object, expected: object) -> None:
     assert vars(built).keys() <= vars(expected).keys()
     assert {name: getattr(built, name) for name in vars(expected)} == vars(expected)
+
+
+_TRACE = [Attempt("openai", "m", "text", "ok", usage=Usage(1, 2, 3))]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        new_completion("hi", [ToolCall("f", {}, "c1")], True, [], "raw", "fmt", None, ["w"]),
+        Completion("hi", mode="text", provider="openai", reasoning="r", degraded=True),
+        Completion(""),
+    ],
+    ids=["fast-built", "full", "empty"],
+)
+def test_with_trace_is_replace_without_init(answer: Completion) -> None:
+    # with_trace gives every complete() answer its trace; it must be what replace() gives.
+    expected = dataclasses.replace(answer, attempts=list(_TRACE), usage=Usage(1, 2, 3))
+    traced = with_trace(answer, list(_TRACE), Usage(1, 2, 3))
+    assert traced == expected
+    assert repr(traced) == repr(expected)
+    assert pickle.loads(pickle.dumps(traced)) == expected
+    assert answer.attempts == [] and traced is not answer  # A copy: the answer given is unchanged.
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        traced.content = "x"  # type: ignore[misc]
 
 
 def test_results_are_frozen() -> None:

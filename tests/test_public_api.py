@@ -5,6 +5,8 @@ import subprocess
 import sys
 import types
 
+import pytest
+
 import llmrelay
 
 
@@ -52,6 +54,36 @@ def test_import_loads_only_the_errors_module() -> None:
     """Issue 13: `import llmrelay` loads the errors and nothing else of llmrelay; the rest on first use."""
     code = "import sys, llmrelay; print(sorted(m for m in sys.modules if m.startswith('llmrelay')))"
     assert _run(code) == "['llmrelay', 'llmrelay.errors']"
+
+
+_CLIENT_IMPORT = "from llmrelay import Client"
+_CLIENT_MADE = _CLIENT_IMPORT + "; Client('openai-compatible:m', base_url='http://localhost:1/v1')"
+
+
+@pytest.mark.parametrize(
+    ("code", "loaded"),
+    [
+        # What a user imports to make a call loads the client's class and its defaults, nothing more.
+        (
+            _CLIENT_IMPORT,
+            {"llmrelay", "llmrelay.errors", "llmrelay._client", "llmrelay._constructor", "llmrelay._defaults"},
+        ),
+        # The pipeline loads when a client is made (issue 13: `from llmrelay import Client` under 60 ms).
+        (_CLIENT_MADE, {"llmrelay._pipeline.flow", "llmrelay.adapters", "llmrelay.capabilities", "dataclasses"}),
+    ],
+    ids=["import", "first client"],
+)
+def test_the_client_loads_its_pipeline_when_one_is_made(code: str, loaded: set[str]) -> None:
+    modules = set(json.loads(_run(f"import sys, json; {code}; print(json.dumps(sorted(sys.modules)))")))
+    pipeline = {"llmrelay._pipeline.flow", "llmrelay.adapters", "llmrelay.capabilities", "llmrelay._envelope"}
+    assert loaded <= modules, loaded - modules
+    if code == _CLIENT_IMPORT:
+        assert {m for m in modules if m.startswith("llmrelay")} == loaded | {
+            "llmrelay._pipeline",
+            "llmrelay._pipeline.setup",
+        }
+        assert pipeline.isdisjoint(modules)
+        assert {"asyncio", "dataclasses", "inspect"}.isdisjoint(modules)
 
 
 def test_dir_lists_the_lazily_loaded_names_without_loading_them() -> None:

@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,6 +26,7 @@ import llmrelay
 from llmrelay import ConfigError, RetryPolicy, Tool, to_tool
 from llmrelay._cli import main
 from llmrelay._types import NativeCall
+from llmrelay.adapters._errors import transport_error
 from llmrelay.testing import FakeAdapter, mock_http
 
 
@@ -220,3 +222,124 @@ def test_a_client_setting_given_per_call_is_refused_not_sent_to_the_provider(par
         client.complete("Hello", **params)
     with pytest.raises(ConfigError, match=re.escape(says)):
         llmrelay.Client("openai:gpt-4o-mini", params=params, adapter=FakeAdapter(["hi"])).complete("Hi")
+
+
+def _closed_port() -> int:
+    """A port of this machine nothing listens on (bound, then closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("model", "host"),
+    [
+        ("openai-compatible:llama3", "127.0.0.1"),
+        ("openai-compatible:llama3", "localhost"),
+        ("anthropic:claude", "127.0.0.1"),
+    ],
+)
+def test_a_refused_local_connection_fails_at_once(model: str, host: str) -> None:
+    # A real connection to a closed port of this machine (loopback only: no network). It used to
+    # be retried for ~4-5 s; nothing starts listening in that time, so it is said at once.
+    waits: list[float] = []
+    port = _closed_port()
+    suffix = "/v1" if model.startswith("openai") else ""
+    client = llmrelay.Client(
+        model, base_url=f"http://{host}:{port}{suffix}", api_key="k", retry=RetryPolicy(sleep=waits.append)
+    )
+    with pytest.raises(llmrelay.ProviderConnectionError) as caught:
+        client.complete("Hello")
+    assert waits == []
+    assert f"nothing is listening at {host}:{port}" in str(caught.value)
+    assert caught.value.retryable is False
+
+
+def _sdk_error(url: str, os_error: OSError) -> Exception:
+    """What an SDK raises when the connection fails: its error, from httpx's, from the OS's."""
+    request = httpx.Request("POST", url)
+    transport = httpx.ConnectError(str(os_error), request=request)
+    transport.__cause__ = os_error
+    sdk = RuntimeError("Connection error.")
+    sdk.request = request  # type: ignore[attr-defined]
+    sdk.__cause__ = transport
+    return sdk
+
+
+@pytest.mark.parametrize(
+    ("url", "os_error", "retryable", "says"),
+    [
+        ("http://127.0.0.1:9/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at 127.0.0.1:9"),
+        ("http://127.0.0.2:80/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at 127.0.0.2"),
+        ("http://localhost:11434/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening"),
+        ("http://[::1]:8000/v1", ConnectionRefusedError(111, "refused"), False, "nothing is listening at ::1:8000"),
+        # A remote host that refuses may be restarting behind a balancer; a reset may not happen
+        # again: both retried, as before.
+        ("http://gpu-box.example:8000/v1", ConnectionRefusedError(111, "refused"), True, "host gpu-box.example:8000"),
+        ("http://localhost:11434/v1", ConnectionResetError(104, "reset"), True, "is the local server running"),
+    ],
+)
+def test_only_a_refused_local_connection_is_not_retried(
+    url: str, os_error: OSError, retryable: bool, says: str
+) -> None:
+    error = transport_error(_sdk_error(url, os_error), timeout=False, provider="p", model="m", secret=None)
+    assert isinstance(error, llmrelay.ProviderConnectionError)
+    assert error.retryable is retryable
+    assert says in str(error)
+
+
+@pytest.mark.parametrize(
+    ("model", "base_url", "hint"),
+    [
+        ("openai-compatible:llama3", "http://localhost:8000", "did you mean base_url='http://localhost:8000/v1'?"),
+        ("openai-compatible:llama3", "http://localhost:8000/", "did you mean base_url='http://localhost:8000/v1'?"),
+        ("openai-compatible:llama3", "http://gpu-box:8000/api", "did you mean base_url='http://gpu-box:8000/api/v1'?"),
+        ("openai:gpt-4o-mini", "https://proxy.example", "did you mean base_url='https://proxy.example/v1'?"),
+        # The path has its version: the 404 is about something else (the model, say), no hint.
+        ("openai-compatible:llama3", "http://localhost:8000/v1", None),
+        ("openai-compatible:gemini", "https://generativelanguage.googleapis.com/v1beta/openai", None),
+        # Groq's SDK adds /openai/v1 to the host itself.
+        ("groq:llama-3.3-70b-versatile", "https://groq-proxy.example", None),
+    ],
+)
+def test_a_404_from_a_base_url_without_v1_suggests_it(model: str, base_url: str, hint: str | None) -> None:
+    client = llmrelay.Client(model, base_url=base_url, api_key="k", retry=RetryPolicy(max_attempts=1))
+    with mock_http() as router:
+        router.route(method="POST").respond(404, json={"error": {"message": "Not Found"}})
+        with pytest.raises(llmrelay.NotFoundError) as caught:
+            client.complete("Hello")
+    assert ("did you mean base_url=" in str(caught.value)) is (hint is not None)
+    if hint is not None:
+        assert hint in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (
+            {"temprature": 0.2},
+            "Client() got an unexpected keyword argument 'temprature' (did you mean 'temperature'?): "
+            "a generation parameter goes in params={'temperature': 0.2}, or to each call: complete(..., temperature=0.2)",
+        ),
+        ({"temperature": 0.2}, "argument 'temperature': a generation parameter goes in params={'temperature': 0.2}"),
+        (
+            {"base_ulr": "http://x/v1"},
+            "Client() got an unexpected keyword argument 'base_ulr'; did you mean base_url=?",
+        ),
+        ({"max_retries": 2}, "'max_retries'; retries are retry=llmrelay.RetryPolicy(max_attempts=...)"),
+        ({"zzz": 1}, "Client() got an unexpected keyword argument 'zzz'"),
+    ],
+)
+@pytest.mark.parametrize("client", [llmrelay.Client, llmrelay.AsyncClient])
+def test_a_wrong_constructor_argument_names_the_client_and_the_close_match(
+    client: type[llmrelay.Client], arguments: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(TypeError) as caught:
+        client("openai:gpt-4o", api_key="k", **arguments)
+    assert says.replace("Client()", f"{client.__name__}()") in str(caught.value)
+    assert "Pipeline" not in str(caught.value)
+
+
+def test_a_second_positional_argument_says_to_name_it() -> None:
+    with pytest.raises(TypeError, match=r"Client\(\) takes the model as its only positional argument"):
+        llmrelay.Client("openai:gpt-4o", "sk-key")  # type: ignore[misc]

@@ -97,9 +97,9 @@ __all__ = [
 ]
 
 # Loaded on first use, to keep `import llmrelay` light: only the errors are read up front (they
-# are small, and a traceback says `llmrelay.ConfigError` however early it is raised). The client
-# and its pipeline load on first use of `Client`; the normalizer (its regexes and strategies)
-# until a first answer is read; the config reader and the tool loop when asked for.
+# are small, and a traceback says `llmrelay.ConfigError` however early it is raised). The client's
+# class loads on first use of `Client`, its pipeline (with the normalizer) when a client is made;
+# `parse_response` loads the normalizer alone; the config reader and the tool loop when asked for.
 _LAZY_FROM = {
     "Artifact": "_envelope",
     "Document": "_content",

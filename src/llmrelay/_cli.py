@@ -122,9 +122,35 @@ def _load_tools(path: Path) -> list[Any]:
         raise ConfigError(f"{path}: {exc}") from exc
 
 
+_SHOWN = ("content", "tool_calls", "rejected", "error", "warnings", "reasoning", "format", "needs_more_work")
+"""What `llmrelay parse` prints, in this order: what the normalizer reads from an answer (the
+client's fields, `mode`, `usage`, `attempts`…, are never set by it, and `raw` is the input)."""
+
+
 def envelope_as_dict(result: Completion) -> dict[str, Any]:
-    """The envelope as plain JSON-ready data (the shape `llmrelay parse` prints)."""
-    return dataclasses.asdict(result)
+    """The envelope as JSON-ready data, as `llmrelay parse` prints it: only the fields that are set.
+
+    Empty and None fields are left out (an answer of plain text prints `{"content": ...}` alone);
+    a call keeps its `arguments` even when `{}`, and its `id` when it has one.
+    """
+    shown: dict[str, Any] = {}
+    for name in _SHOWN:
+        value = getattr(result, name)
+        if name == "tool_calls":
+            value = [{"name": c.name, "arguments": c.arguments, **_set({"id": c.id})} for c in value]
+        elif name in ("rejected", "error"):
+            value = [_set(dataclasses.asdict(r)) for r in value] if name == "rejected" else _set_object(value)
+        if value not in (None, "", [], {}):
+            shown[name] = value
+    return shown
+
+
+def _set(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if value not in (None, "", [], (), {})}
+
+
+def _set_object(value: Any) -> dict[str, Any] | None:
+    return None if value is None else _set(dataclasses.asdict(value))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,19 +13,19 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from typing_extensions import Self
-
-from ._envelope import Attempt, Completion, Mode
+from ._constructor import ConstructorSignature, check_arguments
 from ._pipeline.setup import Messages, Pipeline, ToolChoiceLike, parse_model, tool_tuple
-from ._tools import ToolLike
-from .adapters import AsyncClosable, Closable
 from .errors import ConfigError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # Annotations only: the pipeline's modules load with the first client (`setup._load`).
     from os import PathLike
 
+    from typing_extensions import Self
+
+    from ._envelope import Attempt, Completion, Mode
     from ._events import StreamEvent
     from ._tool_loop.loop import RunResult
+    from ._tools import ToolLike
 
 __all__ = ["AsyncClient", "Client", "Messages", "ToolChoiceLike", "parse_model"]
 
@@ -35,6 +35,13 @@ _OutputT = TypeVar("_OutputT")
 
 class _ClientBase(Pipeline):
     """The constructor (`Pipeline`'s) and `from_config`, shared by both clients."""
+
+    __signature__ = ConstructorSignature()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """A new client, its arguments checked first: a wrong one names `Client()`, not `Pipeline.__init__()`."""
+        check_arguments(cls.__name__, args, kwargs)
+        return super().__new__(cls)
 
     @classmethod
     def from_config(
@@ -65,6 +72,47 @@ class Client(_ClientBase):
     "gemini:gemini-2.5-flash", "groq:llama-3.3-70b-versatile", "openrouter:…", or
     `"openai-compatible:<model>"` with `base_url=` for Ollama, vLLM, LM Studio and the like.
     Safe to share between threads: a call keeps its state to itself.
+
+    Args:
+        model: the model to call, e.g. "openai:gpt-4o-mini".
+        api_key: the key for the model's provider (default: the provider's environment variable).
+        base_url: another endpoint for the model's provider (required for "openai-compatible").
+        timeout: seconds one attempt may take, from connecting to the answer's last byte
+            (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
+        headers: extra HTTP headers for the model's provider.
+        max_stream_bytes: a streamed answer of the model's provider may be this long (default
+            64 MiB); past it the stream ends with `ResponseTooLarge`.
+        mode: always use this output mode.
+        modes: the modes allowed, in the order to try them (default: all the model supports).
+        params: default generation parameters (temperature, max_tokens…).
+        fallback_models: models to escalate to, in order, when this one is unusable.
+        providers: connection options per provider, for the fallback models' providers.
+        max_repairs: how many times a broken answer is sent back for correction (0: never).
+        max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
+        max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
+        max_requests: the most requests one `complete()` sends in all (repairs, fallback steps
+            and the last resort count; a transient failure's retries are `retry`'s).
+        retry: the transient-retry policy (default `RetryPolicy()`).
+        capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
+        learner: where refused modes are remembered (default: shared by the process).
+        strict: accept only explicit tool-call constructs in text answers.
+        repair_trigger: what counts as a broken answer (default None: the built-in check,
+            `_pipeline.repair.problems`; see docs/reliability.md).
+        adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
+        max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
+        max_tool_calls: the most calls read from one answer, whatever its format (default
+            128); one rejection counts those past it, and they are never run.
+        deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
+            repairs and fallbacks included (default 900; None: no bound but `timeout=` per
+            attempt). Past it, `DeadlineExceeded`; no retry waits past it.
+        provider_options: options only the model's provider reads (Azure's `api_version`,
+            `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
+        reasoning: how much the model reasons, on every request: "low", "medium", "high",
+            `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
+            None sends nothing (the provider's default). See docs/content.md.
+        cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
+            tools, system, the conversation's stable prefix); a no-op where caching is
+            automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
     """
 
     @overload
@@ -210,6 +258,8 @@ class Client(_ClientBase):
         Also what `with llmrelay.Client(...) as client:` does at the end. The client stays usable:
         a later call opens new connections.
         """
+        from .adapters import Closable
+
         for adapter in self._built_adapters():
             if isinstance(adapter, Closable):
                 adapter.close()
@@ -222,7 +272,7 @@ class Client(_ClientBase):
 
 
 class AsyncClient(_ClientBase):
-    """`Client` for asyncio: the same constructor, and `await client.complete(...)`."""
+    """`Client` for asyncio: the same constructor (its arguments: see `Client`), and `await client.complete(...)`."""
 
     @overload
     async def complete(
@@ -302,6 +352,8 @@ class AsyncClient(_ClientBase):
 
         Also what `async with llmrelay.AsyncClient(...) as client:` does at the end.
         """
+        from .adapters import AsyncClosable, Closable
+
         for adapter in self._built_adapters():
             if isinstance(adapter, AsyncClosable):
                 await adapter.aclose()

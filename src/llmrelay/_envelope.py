@@ -6,16 +6,11 @@ Every path through llmrelay (the normalizer on its own, and later `Client.comple
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, get_args
+from typing import TYPE_CHECKING, Any, Generic, Literal, get_args
 
-from typing_extensions import TypeVar as DefaultTypeVar
-
-DEFAULT_MAX_TOOL_CALLS = 128
-"""Calls kept per answer, at most, by default (`Client(max_tool_calls=)`, `parse_response(max_calls=)`):
-accepted and rejected alike, whatever the format (native, envelope, text). What is over the cap
-is reported by one rejection that says how many were dropped. No model writes a hundred calls
-in one answer; an answer that does is hostile, and `run()` must not execute all of it."""
+from ._defaults import DEFAULT_MAX_TOOL_CALLS as DEFAULT_MAX_TOOL_CALLS
 
 RejectionKind = Literal[
     "unknown_tool", "invalid_arguments", "malformed", "truncated", "embedded", "not_allowed", "in_reasoning"
@@ -169,7 +164,13 @@ class Attempt:
     the adapter does not say (a test's `FakeAdapter`, an adapter of your own without `host`)."""
 
 
-OutputT = DefaultTypeVar("OutputT", default=None)
+if TYPE_CHECKING:  # The default (`Completion` is `Completion[None]`) is for type checkers only:
+    # typing_extensions costs ~4 ms at import, and nothing at run time reads a TypeVar's default.
+    from typing_extensions import TypeVar
+
+    OutputT = TypeVar("OutputT", default=None)
+else:
+    OutputT = typing.TypeVar("OutputT")
 """The type of `Completion.output`: the `output=` model, None when none was asked for."""
 
 
@@ -272,3 +273,17 @@ def new_tool_call(name: str, arguments: dict[str, Any], id: str | None = None) -
     stored["id"] = id
     stored["signature"] = None
     return call
+
+
+def with_trace(completion: Completion[Any], attempts: list[Attempt], usage: Usage) -> Completion[Any]:
+    """`replace(completion, attempts=attempts, usage=usage)`, without the `__init__` (see `new_completion`).
+
+    Every answer of `complete()` gets its trace here: `replace` re-checks and re-sets all the
+    fields, ~10x the cost of this copy of the instance's dict.
+    """
+    copied: Completion[Any] = object.__new__(type(completion))
+    stored = copied.__dict__
+    stored.update(completion.__dict__)
+    stored["attempts"] = attempts
+    stored["usage"] = usage
+    return copied

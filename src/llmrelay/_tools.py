@@ -113,11 +113,12 @@ def _checked_name(name: str) -> str:
 def _checked_schema(tool: Tool) -> Tool:
     """A tool given as a dict, its parameters checked against the JSON Schema meta-schema now, not at the provider."""
     try:
-        _validator(json.dumps(tool.parameters, sort_keys=True))
+        validator = _validator(json.dumps(tool.parameters, sort_keys=True))
     except ValueError as exc:
         raise ConfigError(f"tool {tool.name!r}: parameters is not a valid JSON schema: {exc}") from exc
     except TypeError as exc:
         raise ConfigError(f"tool {tool.name!r}: parameters is not JSON: {exc}") from exc
+    tool.__dict__["validator"] = validator  # The cached property, set: no second encoding of the schema.
     return tool
 
 

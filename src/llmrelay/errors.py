@@ -129,6 +129,11 @@ class ProviderError(LLMRelayError):
 class TransientError(ProviderError):
     """A failure that may not happen again: worth retrying after a pause."""
 
+    retryable: bool = True
+    """Whether `RetryPolicy` tries again. False for a connection refused by this machine
+    (`base_url` on localhost, nothing listening on the port): raised at once, not after ~4 s of
+    retries that find the same; a fallback model is still tried."""
+
 
 class RateLimitError(TransientError):
     """429: too many requests or tokens; `retry_after` says how long to wait, when known."""

@@ -15,13 +15,13 @@ time left), async ones by asyncio's timeouts; a stream is checked between its ch
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+from .._defaults import DEFAULT_DEADLINE as DEFAULT_DEADLINE
 from ..adapters._deadline import bounded, next_within
 from ..errors import ConfigError, DeadlineExceeded, ProviderTimeoutError, TransientError
 
@@ -30,9 +30,6 @@ _T = TypeVar("_T")
 DEFAULT_TIMEOUT = 600.0
 """Seconds one attempt may take, connect to last byte, when no `timeout=` is given (the OpenAI and
 Anthropic SDKs' default read timeout, now a bound on the whole answer)."""
-
-DEFAULT_DEADLINE = 900.0
-"""Seconds one `complete()` / `stream()` / `run()` step may take, retries, repairs and fallbacks included."""
 
 
 def checked_seconds(name: str, value: float | None) -> float | None:
@@ -121,6 +118,8 @@ class AttemptClock:
 
     async def wait(self, awaitable: Awaitable[_T]) -> _T:
         """`await awaitable`, given the time left and no more."""
+        import asyncio  # Here, not at the top: a sync client never loads asyncio (~15 ms with ssl).
+
         left = self.at - time.monotonic()
         try:
             if left <= 0:
@@ -143,6 +142,8 @@ class AttemptClock:
         when it fires while a chunk is awaited, that await is cancelled; when it fires while the
         consumer has the chunk, the next read fails at once.
         """
+        import asyncio
+
         loop = asyncio.get_running_loop()
         reading: list[asyncio.Task[object]] = []  # The task awaiting a chunk, while it does.
         fired = False

@@ -13,7 +13,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage
+from .._defaults import DEFAULT_MAX_REQUESTS as DEFAULT_MAX_REQUESTS
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Attempt, Completion, Outcome, Usage, with_trace
 from .._types import NamedTool, RawResponse, Request
 from ..errors import AllAttemptsFailed, DeadlineExceeded, MissingToolCallError, ProviderError
 from .plan import Step, model_is_unusable, should_fall_back
@@ -22,10 +23,6 @@ from .respond import to_completion
 
 if TYPE_CHECKING:
     from .output import OutputSpec
-
-
-DEFAULT_MAX_REQUESTS = 6
-"""`Client(max_requests=...)`'s default: a step and its two repairs, then one more step and its repairs."""
 
 
 @dataclass(frozen=True)
@@ -243,8 +240,9 @@ def _all_failed(errors: list[ProviderError], trace: list[Attempt]) -> ProviderEr
 
 def _finish(result: Completion, trace: list[Attempt]) -> Completion:
     """The answer, with the whole trace and the tokens of every attempt."""
-    total = sum((attempt.usage for attempt in trace), Usage())
-    return replace(result, attempts=list(trace), usage=total)
+    usages = [attempt.usage for attempt in trace]
+    total = sum(usages[1:], usages[0]) if usages else Usage()  # One attempt, the usual case: no sum made.
+    return with_trace(result, list(trace), total)
 
 
 def record_retry(trace: list[Attempt], step: Step, error: BaseException, wait: float) -> None:

@@ -12,7 +12,7 @@ A step that fails moves the plan on, and the decision is made by predicates that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .._envelope import Mode
@@ -51,6 +51,7 @@ def plan(
     *,
     forced: Mode | None,
     max_steps: int,
+    hosts: Mapping[str, str | None] | None = None,
 ) -> list[Step]:
     """The ordered steps for a request with tools, at most `max_steps` of them.
 
@@ -59,9 +60,11 @@ def plan(
         modes_for: the modes a model supports, best first.
         forced: a mode the caller insisted on: the only mode tried, on every model.
         max_steps: the fallback budget (the first step included).
+        hosts: where each provider's adapter sends, put on its steps (`Step.host`).
     """
+    hosts = hosts or {}
     steps = [
-        Step(provider, model, mode)
+        Step(provider, model, mode, hosts.get(provider))
         for provider, model in models
         for mode in ((forced,) if forced is not None else modes_for(provider, model))
     ]

@@ -8,14 +8,14 @@ open model's special tokens) are read too. Every call is checked against the too
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from .._envelope import DEFAULT_MAX_TOOL_CALLS, Completion, FinishReason, Mode, RejectedCall, ToolCall
+from .._envelope import DEFAULT_MAX_TOOL_CALLS, Completion, FinishReason, Mode, RejectedCall, ToolCall, new_completion
 from .._tools import Tool
 from .._types import RawResponse, ToolChoice
-
-if TYPE_CHECKING:
-    from ..normalize._types import Candidate
+from ..normalize import call_from_parts
+from ..normalize._budget import over_cap
+from ..normalize._parse import accept_calls, read_capped
+from ..normalize._types import Candidate
 
 # The providers' own finish reasons, by what they mean. Anything else is "other".
 _FINISH: dict[str, FinishReason] = {
@@ -68,13 +68,13 @@ def to_completion(
     rest); with `tool_choice="none"` every call is `not_allowed`. The trace and the summed usage
     of the whole request are added by the flow (`flow._finish`).
     """
-    from ..normalize._budget import over_cap  # Loaded with the first answer, not at `import llmrelay`.
-    from ..normalize._parse import read_capped
-
     by_name = {tool.name: tool for tool in tools} if tools else None
     native_accepted, native_rejected, native_dropped = _native_calls(raw, by_name, max_calls)
     room = max(max_calls - len(native_accepted), 0)  # One cap for the answer: the text has what is left.
-    text, text_dropped = read_capped(raw.text, list(tools) if tools else None, strict=strict, max_calls=room)
+    if raw.text:
+        text, text_dropped = read_capped(raw.text, list(tools) if tools else None, strict=strict, max_calls=room)
+    else:  # Only native calls (or nothing): no text to read, so no strategy to try on it.
+        text, text_dropped = new_completion("", [], None, [], "", None, None, []), 0
     calls = native_accepted + text.tool_calls
     rejected = native_rejected + text.rejected
     if native_dropped + text_dropped:
@@ -134,10 +134,6 @@ def _native_calls(
     raw: RawResponse, tools: dict[str, Tool] | None, max_calls: int
 ) -> tuple[list[ToolCall], list[RejectedCall], int]:
     """The answer's native calls, checked; past `max_calls` they are only counted (the third value)."""
-    from ..normalize import call_from_parts
-    from ..normalize._parse import accept_calls
-    from ..normalize._types import Candidate
-
     candidates: list[Candidate] = []
     rejected: list[RejectedCall] = []
     for native in raw.native_calls[:max_calls]:

@@ -9,7 +9,6 @@ multiply. Built on tenacity, imported only when a call is made.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -55,6 +54,8 @@ class RetryPolicy:
         retry_after: float | None = error.retry_after if isinstance(error, TransientError) else None
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_retry_after)
+        import random  # Here: only a retry needs it (it loads hashlib's sha512 at import).
+
         backoff = min(self.initial_delay * 2.0 ** (retry_number - 1), self.max_delay)
         return backoff + random.uniform(0, self.jitter)
 
@@ -136,7 +137,7 @@ class RetryPolicy:
 
 def _retryable(error: BaseException) -> bool:
     # A passed deadline is transient by nature (a timeout), but retrying cannot beat it.
-    return isinstance(error, TransientError) and not isinstance(error, DeadlineExceeded)
+    return isinstance(error, TransientError) and error.retryable and not isinstance(error, DeadlineExceeded)
 
 
 def _failing_first(error: TransientError, function: Callable[[], _T]) -> Callable[[], _T]:

@@ -10,35 +10,79 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import partial
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .._config_checks import shown
-from .._effort import ReasoningLike, read_reasoning
-from .._envelope import DEFAULT_MAX_TOOL_CALLS, MODES, Attempt, Completion, Mode
-from .._instructions import default_response_schema
-from .._messages import MessageLike, to_messages
-from .._tools import Tool, ToolLike, check_tool_names, to_tools
-from .._types import NamedTool, Request, ToolChoice
-from ..adapters import DEFAULT_MAX_STREAM_BYTES, Adapter, ProviderOptions, adapter_class
-from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
+from .._defaults import DEFAULT_DEADLINE, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_TOOL_CALLS
 from ..errors import ConfigError, ProviderError, UnsupportedFeatureError
-from .deadline import DEFAULT_DEADLINE, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
-from .drive import adrive, drive
-from .flow import DEFAULT_MAX_REQUESTS, Call, Flow, Policy, record_retry, request_flow
-from .needs import able_steps, request_needs
-from .output import output_modes, output_spec
-from .plan import Step, plan
-from .repair import RepairTrigger, problems
-from .retry import RetryPolicy
 
-_FEATURES: tuple[Feature, ...] = get_args(Feature)
-_shared_learner = CapabilityLearner()
-"""What models rejected, learned by every client of this process unless one is given its own."""
+if TYPE_CHECKING:  # At run time these are bound by `_load`, when the first client is made.
+    from .._config_checks import shown
+    from .._effort import ReasoningLike, read_reasoning
+    from .._envelope import MODES, Attempt, Completion, Mode
+    from .._instructions import default_response_schema
+    from .._messages import MessageLike, to_messages
+    from .._tools import Tool, ToolLike, check_tool_names, to_tools
+    from .._types import NamedTool, Request, ToolChoice
+    from ..adapters import Adapter, ProviderOptions, adapter_class
+    from ..capabilities import Capabilities, CapabilityLearner, Feature, lookup, modes
+    from .deadline import DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    from .drive import adrive, drive
+    from .flow import Call, Flow, Policy, record_retry, request_flow
+    from .needs import able_steps, request_needs
+    from .output import output_modes, output_spec
+    from .plan import Step, plan
+    from .repair import RepairTrigger, problems
+    from .retry import RetryPolicy
 
-Messages = str | Sequence[MessageLike]
-ToolChoiceLike = str | Mapping[str, Any] | NamedTool | None
+    _FEATURES: tuple[Feature, ...]
+    _shared_learner: CapabilityLearner
+
+Messages: TypeAlias = "str | Sequence[MessageLike]"
+ToolChoiceLike: TypeAlias = "str | Mapping[str, Any] | NamedTool | None"
+_loaded = False
+
+
+def _load() -> None:
+    """Import what clients run on, once, when the first client is made.
+
+    Not at `from llmrelay import Client`: the adapters' registry, the capability database, the
+    flow and its dataclasses are most of the package, and a script that imports the client and
+    exits (or a CLI's `--help`) should not pay for them. The names become this module's globals
+    (as the `TYPE_CHECKING` imports above declare them), so methods use them as if imported at
+    the top: nothing is looked up per call.
+    """
+    global _loaded, _FEATURES, _shared_learner, shown, read_reasoning, MODES, default_response_schema
+    global to_messages, check_tool_names, to_tools, NamedTool, Request, ProviderOptions, adapter_class
+    global CapabilityLearner, lookup, modes, DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    global adrive, drive, Policy, record_retry, request_flow, able_steps, request_needs, output_modes
+    global output_spec, plan, problems, RetryPolicy
+    if _loaded:
+        return
+    from typing import get_args
+
+    from .._config_checks import shown
+    from .._effort import read_reasoning
+    from .._envelope import MODES
+    from .._instructions import default_response_schema
+    from .._messages import to_messages
+    from .._tools import check_tool_names, to_tools
+    from .._types import NamedTool, Request
+    from ..adapters import ProviderOptions, adapter_class
+    from ..capabilities import CapabilityLearner, Feature, lookup, modes
+    from .deadline import DEFAULT_TIMEOUT, AttemptClock, checked_seconds, request_end
+    from .drive import adrive, drive
+    from .flow import Policy, record_retry, request_flow
+    from .needs import able_steps, request_needs
+    from .output import output_modes, output_spec
+    from .plan import plan
+    from .repair import problems
+    from .retry import RetryPolicy
+
+    _FEATURES = get_args(Feature)
+    _shared_learner = CapabilityLearner()
+    """What models rejected, learned by every client of this process unless one is given its own."""
+    _loaded = True
 
 
 def parse_model(model: str) -> tuple[str, str]:
@@ -49,6 +93,8 @@ def parse_model(model: str) -> tuple[str, str]:
     """
     provider, separator, name = model.partition(":")
     if not separator or not provider or not name:
+        from .._config_checks import shown
+
         example = "(e.g. 'openai:gpt-4o-mini')"
         raise ConfigError(
             f"model must be written 'provider:model-name' {example}, got {shown(model)}{_slash_hint(model)}"
@@ -102,49 +148,8 @@ class Pipeline:
         reasoning: ReasoningLike = None,
         cache: bool = False,
     ) -> None:
-        """Set up a client for `model` ("provider:model-name").
-
-        Args:
-            model: the model to call, e.g. "openai:gpt-4o-mini".
-            api_key: the key for the model's provider (default: the provider's environment variable).
-            base_url: another endpoint for the model's provider (required for "openai-compatible").
-            timeout: seconds one attempt may take, from connecting to the answer's last byte
-                (streams included; default 600). Past it, `ProviderTimeoutError` (retried).
-            headers: extra HTTP headers for the model's provider.
-            max_stream_bytes: a streamed answer of the model's provider may be this long (default
-                64 MiB); past it the stream ends with `ResponseTooLarge`.
-            mode: always use this output mode.
-            modes: the modes allowed, in the order to try them (default: all the model supports).
-            params: default generation parameters (temperature, max_tokens…).
-            fallback_models: models to escalate to, in order, when this one is unusable.
-            providers: connection options per provider, for the fallback models' providers.
-            max_repairs: how many times a broken answer is sent back for correction (0: never).
-            max_plan_steps: the fallback budget: at most this many (model, mode) steps per request.
-            max_tokens_on_length: ask once more with this `max_tokens` when an answer is cut off.
-            max_requests: the most requests one `complete()` sends in all (repairs, fallback steps
-                and the last resort count; a transient failure's retries are `retry`'s).
-            retry: the transient-retry policy (default `RetryPolicy()`).
-            capabilities: capability overrides by provider, `{provider: {model pattern: {field: value}}}`.
-            learner: where refused modes are remembered (default: shared by the process).
-            strict: accept only explicit tool-call constructs in text answers.
-            repair_trigger: what counts as a broken answer (default None: the built-in check,
-                `_pipeline.repair.problems`; see docs/reliability.md).
-            adapter: a ready adapter for the model's provider (tests use `FakeAdapter`).
-            max_steps: deprecated: the old name of `max_plan_steps` (a DeprecationWarning).
-            max_tool_calls: the most calls read from one answer, whatever its format (default
-                128); one rejection counts those past it, and they are never run.
-            deadline: seconds one `complete()`, `stream()` or `run()` step may take, its retries,
-                repairs and fallbacks included (default 900; None: no bound but `timeout=` per
-                attempt). Past it, `DeadlineExceeded`; no retry waits past it.
-            provider_options: options only the model's provider reads (Azure's `api_version`,
-                `azure_ad_token_provider` and `model`, Vertex AI's `project`; see docs/providers.md).
-            reasoning: how much the model reasons, on every request: "low", "medium", "high",
-                `{"budget_tokens": N}`, or False (off where possible); per call `reasoning=` wins.
-                None sends nothing (the provider's default). See docs/content.md.
-            cache: place prompt-cache breakpoints where the provider wants them marked (Anthropic:
-                tools, system, the conversation's stable prefix); a no-op where caching is
-                automatic (OpenAI, Gemini, Groq). Per call `cache=` wins.
-        """
+        """Set up a client for `model` ("provider:model-name"); the arguments are `Client`'s (its docstring)."""
+        _load()
         if max_steps is not None:
             warnings.warn(
                 "Client(max_steps=...) is now max_plan_steps=... (run()'s max_steps counts model answers)",
@@ -272,9 +277,9 @@ class Pipeline:
         models = [(self.provider, self.model), *self.fallback_models]
         forced = mode or self.mode or (None if tools or spec else "text")
         modes_for = output_modes(self._supported_modes) if spec and not tools else self._supported_modes
-        steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps)
+        hosts = {provider: getattr(self._adapter_for(provider), "host", None) for provider, _ in models}
+        steps = plan(models, modes_for, forced=forced, max_steps=self.max_plan_steps, hosts=hosts)
         steps = able_steps(steps, conversation, request_needs(conversation, merged), self._model_capabilities, trace)
-        steps = [replace(step, host=getattr(self._adapter_for(step.provider), "host", None)) for step in steps]
 
         def build(step: Step) -> Request:
             request = Request(
@@ -296,7 +301,7 @@ class Pipeline:
         if isinstance(error, UnsupportedFeatureError) and error.feature in _FEATURES:
             self.learner.record_rejection(step.provider, step.model, error.feature, error.message)
 
-    def clock(self, call: Call, ends: float | None) -> AttemptClock:
+    def _clock(self, call: Call, ends: float | None) -> AttemptClock:
         """The time one attempt of `call` has: its provider's `timeout`, within the request's end."""
         options = self._options.get(call.step.provider)
         timeout = options.timeout if options is not None and options.timeout is not None else DEFAULT_TIMEOUT
@@ -309,7 +314,7 @@ class Pipeline:
         adapter = self._adapter_for(call.step.provider)
 
         def attempt() -> Any:
-            with self.clock(call, ends).sync():
+            with self._clock(call, ends).sync():
                 return adapter.send(call.request)
 
         return self.retry.call(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
@@ -319,7 +324,7 @@ class Pipeline:
         adapter = self._adapter_for(call.step.provider)
 
         async def attempt() -> Any:
-            return await self.clock(call, ends).wait(adapter.asend(call.request))
+            return await self._clock(call, ends).wait(adapter.asend(call.request))
 
         return await self.retry.acall(attempt, on_retry=partial(record_retry, trace, call.step), ends=ends)
 

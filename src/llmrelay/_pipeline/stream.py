@@ -398,7 +398,7 @@ def _open(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) 
 
     The attempt's clock bounds the whole stream, to its last chunk, not only this opening.
     """
-    request, clock = call.request, pipeline.clock(call, ends)
+    request, clock = call.request, pipeline._clock(call, ends)
     state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
         with clock.sync():
@@ -416,7 +416,7 @@ def _open(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) 
 
 
 async def _aopen(adapter: Adapter, call: Call, pipeline: Pipeline, ends: float | None) -> _Opened:
-    request, clock = call.request, pipeline.clock(call, ends)
+    request, clock = call.request, pipeline._clock(call, ends)
     state = StreamState(adapter.provider, call.reading, strict=pipeline.strict, max_calls=pipeline.max_tool_calls)
     if not isinstance(adapter, StreamingAdapter):
         return _whole(state, chunks_of(await clock.wait(adapter.asend(request))))

@@ -27,12 +27,11 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
+from .._defaults import DEFAULT_MAX_STREAM_BYTES as DEFAULT_MAX_STREAM_BYTES
 from .._envelope import Artifact, Usage
 from .._types import RawResponse, Request
 from ..errors import ConfigError
 
-DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024
-"""A streamed answer may be this long (64 MiB); past it, reading stops with `ResponseTooLarge`."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,15}")
 _HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 """RFC 9110's `token`: what a header's name may be made of."""

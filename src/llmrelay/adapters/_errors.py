@@ -30,8 +30,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 from ..capabilities import classify_rejection
@@ -126,14 +124,42 @@ def transport_error(
     message = str(exc) or type(exc).__name__
     if (cause := _first_cause(exc)) is not None and str(cause) not in message:
         message = f"{message} ({type(cause).__name__}: {cause})"
-    if (host := _host(exc)) is not None:
+    host = _host(exc)
+    local = not timeout and host is not None and _is_loopback(host)
+    if local and _refused(exc):
+        # Nothing listens on that port of this machine: a retry a second later finds the same.
+        message = f"nothing is listening at {host} (connection refused): is the local server running, on that port?"
+        error = cls(redact(message, secret), provider=provider, model=model)
+        error.retryable = False
+        return error
+    if host is not None:
         message = f"{message} (host {host})"  # Which endpoint: a wrong base_url shows here.
-        if not timeout and host.partition(":")[0] in _LOOPBACK:
+        if local:
             message += ": is the local server running, and listening on that port?"
     return cls(redact(message, secret), provider=provider, model=model)
 
 
-_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0"})
+_LOOPBACK = frozenset({"localhost", "::1", "[::1]", "0.0.0.0"})
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether `host` ("name:port", "[::1]:port") is this machine: localhost, 127.0.0.0/8 or ::1."""
+    for name in (host, host.rpartition(":")[0]):  # With its port, or without.
+        if name in _LOOPBACK or (name.startswith("127.") and name.replace(".", "").isdigit()):
+            return True
+    return False
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether the connection was refused (the OS's ECONNREFUSED, somewhere under the SDK's error)."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    while inner is not None and id(inner) not in seen:
+        if isinstance(inner, ConnectionRefusedError):
+            return True
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return False
 
 
 def _host(exc: BaseException) -> str | None:
@@ -188,6 +214,9 @@ def seconds(value: str | None) -> float | None:
 
 
 def _until(date: str) -> float | None:
+    from datetime import datetime, timezone  # Only an HTTP-date Retry-After needs them (~10 ms to import).
+    from email.utils import parsedate_to_datetime
+
     try:
         when = parsedate_to_datetime(date)
     except (TypeError, ValueError):

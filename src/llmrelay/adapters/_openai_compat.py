@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
 
 from .._effort import Reasoning, take_reasoning
 from .._envelope import ToolCall
@@ -155,6 +156,9 @@ class ChatCompletionsAdapter:
     """The environment variable the SDK reads the endpoint from when none is given."""
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     """The SDK's endpoint when none is given nor set in `base_url_env`."""
+    base_url_version: ClassVar[str | None] = "/v1"
+    """What a `base_url` of this API has in its path: on a 404 from one without it, the error
+    suggests adding it (servers answer 404 to `/chat/completions` without the `/v1`). None: no hint."""
 
     def __init__(self, options: ProviderOptions) -> None:
         self.options = options
@@ -405,8 +409,11 @@ class ChatCompletionsAdapter:
     def _status_error(self, status: int | None, body: Any, headers: Mapping[str, str], model: str) -> ProviderError:
         error = _mapping(body).get("error")
         code = (error.get("code") or error.get("type")) if isinstance(error, Mapping) else None
+        message = _error_message(body, error, status)
+        if status == 404 and (hint := self._base_url_hint()):
+            message = f"{message}; {hint}"
         return status_error(
-            _error_message(body, error, status),
+            message,
             status=status,
             provider=self.provider,
             model=model,
@@ -416,6 +423,13 @@ class ChatCompletionsAdapter:
             code=None if code is None else str(code),
             secret=self._secret,
         )
+
+    def _base_url_hint(self) -> str:
+        """For a 404: the `/v1` the given `base_url` lacks, written out; "" when it has it (or none was given)."""
+        given, version = self.options.base_url, self.base_url_version
+        if given is None or version is None or version in urlsplit(given).path:
+            return ""
+        return f"the base_url has no {version} in its path: did you mean base_url='{given.rstrip('/')}{version}'?"
 
 
 def _create_arguments(body: dict[str, Any]) -> dict[str, Any]:

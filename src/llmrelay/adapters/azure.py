@@ -57,6 +57,7 @@ class AzureConnection(ChatCompletionsAdapter):
     client_classes: ClassVar[tuple[type[Any], type[Any]]] = (openai.AzureOpenAI, openai.AsyncAzureOpenAI)
     api_key_env: ClassVar[str] = "AZURE_OPENAI_API_KEY"
     default_api_version: ClassVar[str] = "2024-10-21"
+    base_url_version: ClassVar[str | None] = None  # The endpoint is the resource's; the SDK adds the path.
 
     def client_options(self) -> dict[str, Any]:
         """Endpoint, API version and one credential: the key, or the Entra token provider."""

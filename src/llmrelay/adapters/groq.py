@@ -42,6 +42,7 @@ class GroqAdapter(ChatCompletionsAdapter):
     api_key_env: ClassVar[str] = "GROQ_API_KEY"
     base_url_env: ClassVar[str | None] = "GROQ_BASE_URL"
     default_base_url: ClassVar[str] = "https://api.groq.com"
+    base_url_version: ClassVar[str | None] = None  # The SDK adds /openai/v1 to the host itself.
 
     def build_body(self, request: Request) -> dict[str, Any]:
         """The request body; strict schemas only where Groq supports them."""
