@@ -28,6 +28,8 @@ backticks): its `final` text and the plain text around it are the content, the m
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import chain
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
@@ -37,6 +39,8 @@ from .._types import CallReading, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
 _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
+_IN_BODY = frozenset({"<|message|>", "<|constrain|>"})  # In a body, these are text: a header or a stop ends it.
+_WINDOW = 1 << 16  # characters split at once
 _RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
 # What is left of the role section when `<|start|>assistant` was in the prompt.
 # A message header written as harmony, not quoted in prose (a backtick before it).
@@ -55,20 +59,20 @@ class Harmony:
 
     def parse(self, text: str) -> Parsed | None:
         """Read the messages in order; None when no message is addressed to a recipient."""
-        # Header sections and body are plain locals: hostile inputs are 100k empty messages.
-        parts = _TOKEN.split(text)  # text, token, text, token, …, text
-        kept = [parts[0]]  # the text parts that are content
+        # Header sections are plain locals, a body a position: hostile inputs are 100k empty messages.
+        first = _TOKEN.search(text)
+        position = first.start() if first else len(text)  # where the token being read starts
+        kept = [text[:position]]  # the text parts that are content
         thoughts: list[str] = []  # the analysis messages, and the commentary between calls
         readings: list[CallReading] = []
-        role, channel, constrain, body = "", "", "", None  # the message being read; body None: in its header
-        for index in range(1, len(parts), 2):
-            token, after = parts[index], parts[index + 1]
-            if body is not None:
-                if token in ("<|message|>", "<|constrain|>"):
-                    body.append(token + after)  # Not a header here: part of the body.
-                    continue
-                _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
-                role, channel, constrain, body = "", "", "", None
+        role, channel, constrain, body = "", "", "", -1  # the message being read; body -1: in its header
+        for token, after in _tokens(text, position):
+            at, position = position, position + len(token) + len(after)
+            if body >= 0:
+                if token in _IN_BODY:
+                    continue  # Not a header here: part of the body.
+                _file(role, channel, constrain, text[body:at], (kept, thoughts), readings)
+                role, channel, constrain, body = "", "", "", -1
                 if len(readings) > MAX_CALLS:
                     break
             if token in _STOPS:
@@ -81,9 +85,9 @@ class Harmony:
             elif token == "<|constrain|>":
                 constrain = after
             else:
-                body = [after]
-        if body is not None:
-            _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
+                body = at + len(token)
+        if body >= 0:
+            _file(role, channel, constrain, text[body:], (kept, thoughts), readings)
         if not readings and _HEADER.search(text) is None:
             return None  # Tokens in prose: text about harmony, not harmony.
         parsed = Parsed.from_readings(readings, text=join_pieces(kept))
@@ -91,9 +95,27 @@ class Harmony:
         return parsed
 
 
+def _tokens(text: str, start: int) -> Iterator[tuple[str, str]]:
+    """Each token from `start` (where one begins) with the text after it, split a window at a time.
+
+    A split of the whole text would hold two small strings per token at once: 10x the input for
+    empty messages.
+    """
+    return chain.from_iterable(zip(parts[1::2], parts[2::2], strict=True) for parts in _windows(text, start))
+
+
+def _windows(text: str, start: int) -> Iterator[list[str]]:
+    """The text from `start` split at its tokens, `_WINDOW` characters or so at a time, cut where a token begins."""
+    while start < len(text):
+        cut = _TOKEN.search(text, start + _WINDOW)
+        end = cut.start() if cut else len(text)
+        yield _TOKEN.split(text[start:end])  # text, token, text, …, text; the first text is empty
+        start = end
+
+
 def _take_role_rest(kept: list[str]) -> str:
     """The ` to=functions.f` written before a `<|channel|>`, taken out of the content, or ""."""
-    if "to=" in kept[-1] and _ROLE_REST.fullmatch(kept[-1]):
+    if kept and "to=" in kept[-1] and _ROLE_REST.fullmatch(kept[-1]):  # Empty once a rest was taken.
         return kept.pop()
     return ""
 
