@@ -307,6 +307,7 @@ HOSTILE_UNITS = [
     # Issue 12, session 4: harmony's reader held two strings per token (~14x for `to=f` bodies).
     "<|message|>to=f",
     "<|channel|>final<|message|>x<|end|>",
+    "[TOOL_CALLS]",  # The token readers split the whole answer at once (7x).
 ]
 # Not yet: the lenient loader splits its input into one string object per token (~250 bytes for
 # five characters of `{'a':`), which no regex change removes; see benchmarks/parse_speed.py.

@@ -28,19 +28,17 @@ backticks): its `final` text and the plain text around it are the content, the m
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from itertools import chain
 
 from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import call_from_parts, is_tool_name
 from .._text import join_pieces
+from .._tokens import split_windowed
 from .._types import CallReading, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
 _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
 _IN_BODY = frozenset({"<|message|>", "<|constrain|>"})  # In a body, these are text: a header or a stop ends it.
-_WINDOW = 1 << 16  # characters split at once
 _RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
 # What is left of the role section when `<|start|>assistant` was in the prompt.
 # A message header written as harmony, not quoted in prose (a backtick before it).
@@ -60,13 +58,13 @@ class Harmony:
     def parse(self, text: str) -> Parsed | None:
         """Read the messages in order; None when no message is addressed to a recipient."""
         # Header sections are plain locals, a body a position: hostile inputs are 100k empty messages.
-        first = _TOKEN.search(text)
-        position = first.start() if first else len(text)  # where the token being read starts
-        kept = [text[:position]]  # the text parts that are content
+        before, tokens = split_windowed(text, _TOKEN)  # A split of the whole text is 10x its size here.
+        position = len(before)  # where the token being read starts
+        kept = [before]  # the text parts that are content
         thoughts: list[str] = []  # the analysis messages, and the commentary between calls
         readings: list[CallReading] = []
         role, channel, constrain, body = "", "", "", -1  # the message being read; body -1: in its header
-        for token, after in _tokens(text, position):
+        for token, after in tokens:
             at, position = position, position + len(token) + len(after)
             if body >= 0:
                 if token in _IN_BODY:
@@ -93,24 +91,6 @@ class Harmony:
         parsed = Parsed.from_readings(readings, text=join_pieces(kept))
         parsed.reasoning = join_pieces(thoughts) or None
         return parsed
-
-
-def _tokens(text: str, start: int) -> Iterator[tuple[str, str]]:
-    """Each token from `start` (where one begins) with the text after it, split a window at a time.
-
-    A split of the whole text would hold two small strings per token at once: 10x the input for
-    empty messages.
-    """
-    return chain.from_iterable(zip(parts[1::2], parts[2::2], strict=True) for parts in _windows(text, start))
-
-
-def _windows(text: str, start: int) -> Iterator[list[str]]:
-    """The text from `start` split at its tokens, `_WINDOW` characters or so at a time, cut where a token begins."""
-    while start < len(text):
-        cut = _TOKEN.search(text, start + _WINDOW)
-        end = cut.start() if cut else len(text)
-        yield _TOKEN.split(text[start:end])  # text, token, text, …, text; the first text is empty
-        start = end
 
 
 def _take_role_rest(kept: list[str]) -> str:
