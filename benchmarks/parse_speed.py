@@ -116,6 +116,7 @@ def adversarial_inputs() -> dict[str, str]:
         "100k <steptml:invoke, unclosed": '<steptml:invoke name="f"><steptml:parameter name="a">' * 20_000,
         "100k <longcat_tool_call>{": "<longcat_tool_call>{" * 50_000,
         "100k harmony final messages": "<|channel|>final<|message|>x<|end|>" * 30_000,
+        "70k harmony message tokens + to=f (one body)": "<|message|>to=f" * 70_000,
         "200k Apriel markers": "Here are my reasoning steps:\n[BEGIN FINAL RESPONSE]" * 20_000,
         "100k Gemma 4 calls, strings unclosed": '<|tool_call>call:f{a:<|"|>' * 40_000,
         "100k MiniCPM5 functions, unclosed": '<function name="f"><param name="a">' * 30_000,

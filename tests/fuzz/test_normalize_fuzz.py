@@ -304,6 +304,10 @@ HOSTILE_UNITS = [
     "<tool_call>{",
     "</s>",
     "</think>",
+    # Issue 12, session 4: harmony's reader held two strings per token (~14x for `to=f` bodies).
+    "<|message|>to=f",
+    "<|channel|>final<|message|>x<|end|>",
+    "[TOOL_CALLS]",  # The token readers split the whole answer at once (7x).
 ]
 
 

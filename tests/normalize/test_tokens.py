@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from llmrelay.normalize import _tokens
 from llmrelay.normalize._calls import read_json_calls
 from llmrelay.normalize._scan import json_prefix
-from llmrelay.normalize._tokens import read_token_sections
+from llmrelay.normalize._tokens import read_token_sections, split_windowed
 from llmrelay.normalize._types import CallReading, Parsed
 
 TOKENS = re.compile(r"(<CALL>|<END>|<THINK>)")
@@ -45,3 +48,23 @@ def test_hidden_text_is_neither_content_nor_read() -> None:
     assert parsed is not None
     assert [c.name for c in parsed.calls] == ["g"]
     assert parsed.text == "The answer."
+
+
+SPLITS = [
+    "",
+    "no token at all",
+    "<CALL>",
+    "prose<CALL>{}<END>",
+    "<END><END><END>",
+    "ab<THINK>cdefgh<CALL>i<END>" * 5,
+    "<CALL>" + "x" * 40 + "<END>",  # A window longer than its target: cut at the next token only.
+]
+
+
+@pytest.mark.parametrize("text", SPLITS)
+@pytest.mark.parametrize("window", [1, 4, 1 << 16])
+def test_split_windowed_is_the_whole_split(monkeypatch: pytest.MonkeyPatch, text: str, window: int) -> None:
+    # Issue 12: split a window at a time (not 10x the input at once), with the same pieces.
+    monkeypatch.setattr(_tokens, "_WINDOW", window)
+    before, pairs = split_windowed(text, TOKENS)
+    assert [before, *(piece for pair in pairs for piece in pair)] == TOKENS.split(text)

@@ -131,6 +131,12 @@ CASES = [
         format=H,
         reasoning=THOUGHT,
     ),
+    Case(  # Issue 12 (fuzz): the second header found the rest already taken, and raised an IndexError.
+        "a role rest taken, then a header with an empty role",
+        " to=functions.f<|channel|>commentary<|start|><|channel|>final<|message|>Hi<|end|>",
+        content="Hi",
+        format=H,
+    ),
     plain("tokens mentioned in prose", "Harmony messages end with <|end|> or <|call|>, never with <|return|> twice."),
     plain("a message token in prose without a channel", "Write <|message|> before the body."),
 ]

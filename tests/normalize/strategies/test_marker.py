@@ -69,6 +69,15 @@ CASES = [
     ),
     plain("the marker mentioned in prose", "Emit TOOL_CALL followed by a JSON object when you need a tool."),
     plain("a longer word containing the marker", "MY_TOOL_CALLS are logged."),
+    # Issue 12: the look-behind now follows the marker in the pattern; a word before it still hides it.
+    plain("the marker ending a longer word", 'AUTO_TOOL_CALL {"a": 1}'),
+    Case(
+        "the marker after a line break",
+        'Sure.\nTOOL_CALL {"name": "f", "arguments": {}}',
+        [("f", {})],
+        content="Sure.",
+        format=M,
+    ),
 ]
 
 

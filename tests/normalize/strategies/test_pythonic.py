@@ -54,6 +54,17 @@ CASES = [
     ),
     # Issue 16: a set is a list in the order written, as the engines' LFM2 readers read it.
     Case("a set becomes a list, in the order written", "[f(x={2, 1})]", [("f", {"x": [2, 1]})], format=P),
+    # Issue 12: a single constant is read without walking a tree; what JSON cannot hold is still refused.
+    *(
+        Case(f"a constant JSON cannot hold: {value}", f"[f(x={value})]", rejected=["malformed"], format=P)
+        for value in ("1j", "b'x'", "...", "1e999")
+    ),
+    Case(
+        "constants: a string, a float, True, None",
+        "[f(a='x', b=1.5, c=True, d=None)]",
+        [("f", {"a": "x", "b": 1.5, "c": True, "d": None})],
+        format=P,
+    ),
     Case(
         "an element that is not a call is malformed, the calls are read",
         "[f(x=1), 5]",

@@ -33,10 +33,12 @@ from ..._envelope import RejectedCall
 from .._budget import MAX_CALLS, too_many_calls
 from .._calls import call_from_parts, is_tool_name
 from .._text import join_pieces
+from .._tokens import split_windowed
 from .._types import CallReading, Parsed
 
 _TOKEN = re.compile(r"(<\|(?:start|channel|constrain|message|end|call|return)\|>)")
 _STOPS = frozenset({"<|end|>", "<|call|>", "<|return|>"})
+_IN_BODY = frozenset({"<|message|>", "<|constrain|>"})  # In a body, these are text: a header or a stop ends it.
 _RECIPIENT = re.compile(r"(?:^|\s)to=([^\s<]+)")
 # What is left of the role section when `<|start|>assistant` was in the prompt.
 # A message header written as harmony, not quoted in prose (a backtick before it).
@@ -56,20 +58,20 @@ class Harmony:
 
     def parse(self, text: str) -> Parsed | None:
         """Read the messages in order; None when no message is addressed to a recipient."""
-        # Header sections and body are plain locals: hostile inputs are 100k empty messages.
-        parts = _TOKEN.split(text)  # text, token, text, token, …, text
-        kept = [parts[0]]  # the text parts that are content
+        # Header sections are plain locals, a body a position: hostile inputs are 100k empty messages.
+        before, tokens = split_windowed(text, _TOKEN)  # A split of the whole text is 10x its size here.
+        position = len(before)  # where the token being read starts
+        kept = [before]  # the text parts that are content
         thoughts: list[str] = []  # the analysis messages, and the commentary between calls
         readings: list[CallReading] = []
-        role, channel, constrain, body = "", "", "", None  # the message being read; body None: in its header
-        for index in range(1, len(parts), 2):
-            token, after = parts[index], parts[index + 1]
-            if body is not None:
-                if token in ("<|message|>", "<|constrain|>"):
-                    body.append(token + after)  # Not a header here: part of the body.
-                    continue
-                _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
-                role, channel, constrain, body = "", "", "", None
+        role, channel, constrain, body = "", "", "", -1  # the message being read; body -1: in its header
+        for token, after in tokens:
+            at, position = position, position + len(token) + len(after)
+            if body >= 0:
+                if token in _IN_BODY:
+                    continue  # Not a header here: part of the body.
+                _file(role, channel, constrain, text[body:at], (kept, thoughts), readings)
+                role, channel, constrain, body = "", "", "", -1
                 if len(readings) > MAX_CALLS:
                     break
             if token in _STOPS:
@@ -82,9 +84,9 @@ class Harmony:
             elif token == "<|constrain|>":
                 constrain = after
             else:
-                body = [after]
-        if body is not None:
-            _file(role, channel, constrain, "".join(body), (kept, thoughts), readings)
+                body = at + len(token)
+        if body >= 0:
+            _file(role, channel, constrain, text[body:], (kept, thoughts), readings)
         if not readings and _HEADER.search(text) is None:
             return None  # Tokens in prose: text about harmony, not harmony.
         parsed = Parsed.from_readings(readings, text=join_pieces(kept))
@@ -94,7 +96,7 @@ class Harmony:
 
 def _take_role_rest(kept: list[str]) -> str:
     """The ` to=functions.f` written before a `<|channel|>`, taken out of the content, or ""."""
-    if "to=" in kept[-1] and _ROLE_REST.fullmatch(kept[-1]):
+    if kept and "to=" in kept[-1] and _ROLE_REST.fullmatch(kept[-1]):  # Empty once a rest was taken.
         return kept.pop()
     return ""
 

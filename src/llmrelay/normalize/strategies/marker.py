@@ -35,7 +35,10 @@ class ToolCallMarker:
 
     def __init__(self, marker: str = "TOOL_CALL") -> None:
         self.marker = marker
-        self._marker = re.compile(rf"(?<![\w]){re.escape(marker)}(?![\w])")
+        marker_re = re.escape(marker)
+        # The marker first, its look-behind after it: a pattern that starts with a literal is found by a
+        # C-level substring search; one that starts with a look-behind is tried at every offset (5x slower).
+        self._marker = re.compile(rf"{marker_re}(?<![\w]{marker_re})(?![\w])")
 
     @property
     def markers(self) -> tuple[str, ...]:

@@ -290,6 +290,8 @@ class _JsonNames(ast.NodeTransformer):
 
 def _literal(node: ast.expr) -> Any:
     """The value of a literal expression, as JSON-like data; never evaluates anything else."""
+    if type(node) is ast.Constant:  # The usual argument (a string, a number): no tree to walk.
+        return _as_json(node.value)
     return _as_json(ast.literal_eval(_JsonNames().visit(node)))
 
 
