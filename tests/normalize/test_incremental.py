@@ -223,6 +223,7 @@ EARLY = [
 CLOSED_EARLY = {
     "lfm2": "<|tool_call_start|>[a(x=1)]<|tool_call_end|> more",
     "nemotron": '<TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLCALL> more',
+    "qwen25_coder": '<tools>{"name": "a", "arguments": {}}</tools> more',
     "deepseek_dsml": '<｜DSML｜function_calls><｜DSML｜invoke name="a"></｜DSML｜invoke></｜DSML｜function_calls> more',
     "minimax_m2": '<minimax:tool_call><invoke name="a"></invoke></minimax:tool_call> more',
     "seed_oss": "<seed:tool_call><function=a></function></seed:tool_call> more",

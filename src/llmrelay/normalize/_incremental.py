@@ -73,6 +73,7 @@ _CLOSED_BY = {
     "</seed:tool_call>": ("seed_oss",),
     "<|tool_call_end|>": ("lfm2",),
     "</TOOLCALL>": ("nemotron",),
+    "</tools>": ("qwen25_coder",),
     "<tool_call|>": ("gemma",),
     "<end_function_call>": ("gemma",),
     "</function>": ("minicpm",),

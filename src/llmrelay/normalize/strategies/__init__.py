@@ -32,6 +32,7 @@ from .plamo import PlamoToolRequests
 from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
+from .qwen25_coder import Qwen25CoderTools
 from .solar_open import SolarOpenToolCall
 from .special_tokens import SpecialTokenSections
 from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall, PanguToolCall
@@ -79,6 +80,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     HermesToolCall(),
     JambaToolCalls(),
     NemotronToolCall(),
+    # Issue 16, engines audit: Qwen2.5-Coder's JSON in <tools> (no other format nests in it).
+    Qwen25CoderTools(),
     LongCatToolCall(),
     InternLmAction(),
     ApertusTools(),
@@ -147,6 +150,7 @@ __all__ = [
     "PlamoToolRequests",
     "PythonicCalls",
     "Qwen3CoderXml",
+    "Qwen25CoderTools",
     "SeedOssXml",
     "SolarOpenToolCall",
     "SpecialTokenSections",
