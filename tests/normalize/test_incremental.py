@@ -272,6 +272,15 @@ def test_each_new_format_shows_its_call_when_its_construct_closes(format: str, a
     assert [e.call for e in early] == completion.tool_calls != []
 
 
+def test_deepseek_v41_spaced_wrapper_shows_its_call_when_it_closes() -> None:
+    answer = '<｜DSML｜ calls><｜DSML｜ invoke name="a"></｜DSML｜ invoke></｜DSML｜ calls> more'
+    parser = IncrementalParser()
+    early = [e for char in answer for e in parser.feed(char) if isinstance(e, ToolCallComplete)]
+    _, completion = parser.finish()
+    assert completion.format == "deepseek_dsml"
+    assert [e.call for e in early] == completion.tool_calls != []
+
+
 # Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)
 EARLY_REASONING = [
     ("a think block streams, trimmed", "<think>\n The user wants Paris. \n</think>\nHi", "The user wants Paris."),

@@ -69,6 +69,7 @@ _CLOSED_BY = {
     "</tool_calls>": ("jamba", "glm"),
     "</｜DSML｜function_calls>": ("deepseek_dsml",),
     "</｜DSML｜tool_calls>": ("deepseek_dsml",),
+    "</｜DSML｜ calls>": ("deepseek_dsml",),
     "</minimax:tool_call>": ("minimax_m2",),
     "</seed:tool_call>": ("seed_oss",),
     "<|tool_call_end|>": ("lfm2",),
