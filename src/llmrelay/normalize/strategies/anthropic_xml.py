@@ -99,7 +99,7 @@ class AnthropicInvoke:
     """`<invoke name="…"><parameter name="…">…</parameter></invoke>`, in or out of `<function_calls>`."""
 
     name = "anthropic_xml"
-    markers = ("invoke",)
+    markers: tuple[str, ...] = ("invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `invoke` tag may occur."""
