@@ -1,4 +1,4 @@
-"""Issue 16, engines audit: parsers of vLLM and SGLang that read a markup already covered.
+"""Issue 16, engines audit: parsers of vLLM, SGLang, llama.cpp and Ollama that read a covered markup.
 
 Each row is named after the engine's parser (file or registry name) and is written from what
 that parser reads, in this project's words. The parsers with a format of their own have their
@@ -102,6 +102,53 @@ CASES = [
         "<arg_key>page</arg_key><arg_value>2</arg_value>\n</tool_call>",
         [("search", {"q": "rust", "page": 2})],
         format="glm",
+    ),
+    # Ollama cogito.go: DeepSeek R1's tokens, the arguments in a json fence.
+    Case(
+        "ollama cogito: prose, then one call in DeepSeek's tokens",
+        "Looking it up.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>define\n```json\n"
+        '{"word": "café"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("define", {"word": "café"})],
+        content="Looking it up.",
+        format="deepseek",
+    ),
+    # Ollama ministral.go and llama.cpp's MAGISTRAL: [THINK] reasoning, then [TOOL_CALLS]name[ARGS].
+    Case(
+        "ollama ministral: reasoning in brackets, then two calls",
+        '[THINK]Two steps.[/THINK][TOOL_CALLS]add[ARGS]{"a": 1, "b": 2}[TOOL_CALLS]clock[ARGS]{}',
+        [("add", {"a": 1, "b": 2}), ("clock", {})],
+        format="mistral",
+        reasoning="Two steps.",
+    ),
+    # Ollama bailing.go (Ling): GLM's grammar, the think block opened by the prompt.
+    Case(
+        "ollama bailing: reasoning closed by its tag alone, then GLM's pairs",
+        "Needs a search.</think>\n<tool_call>search<arg_key>q</arg_key><arg_value>tides</arg_value></tool_call>",
+        [("search", {"q": "tides"})],
+        format="glm",
+        reasoning="Needs a search.",
+    ),
+    # llama.cpp FIREFUNCTION_V2: ` functools[...]`.
+    Case(
+        "llama.cpp firefunction v2: functools and a list",
+        ' functools[{"name": "add", "arguments": {"a": 1, "b": 2}}]',
+        [("add", {"a": 1, "b": 2})],
+        format="phi4",
+    ),
+    # llama.cpp FUNCTIONARY_V3_1_LLAMA_3_1: <function=name>{json}</function>.
+    Case(
+        "llama.cpp functionary v3.1: the name in the tag, JSON arguments",
+        'Sure.<function=add>{"a": 1, "b": 2}</function>',
+        [("add", {"a": 1, "b": 2})],
+        content="Sure.",
+        format="functionary",
+    ),
+    # llama.cpp LLAMA_3_X_WITH_BUILTIN_TOOLS: <|python_tag|>tool.call(...).
+    Case(
+        "llama.cpp llama 3.x builtin tool: a python_tag call",
+        '<|python_tag|>brave_search.call(query="tide tables")',
+        [("brave_search", {"query": "tide tables"})],
+        format="llama",
     ),
     # SGLang minicpm4_xml_detector.py: MiniCPM-4's <function name=…><param name=…> tags.
     Case(

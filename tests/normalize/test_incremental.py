@@ -224,6 +224,7 @@ CLOSED_EARLY = {
     "lfm2": "<|tool_call_start|>[a(x=1)]<|tool_call_end|> more",
     "nemotron": '<TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLCALL> more',
     "qwen25_coder": '<tools>{"name": "a", "arguments": {}}</tools> more',
+    "hermes_wrapped": '<json>{"name": "a", "arguments": {}}</json> more',
     "deepseek_dsml": '<｜DSML｜function_calls><｜DSML｜invoke name="a"></｜DSML｜invoke></｜DSML｜function_calls> more',
     "minimax_m2": '<minimax:tool_call><invoke name="a"></invoke></minimax:tool_call> more',
     "seed_oss": "<seed:tool_call><function=a></function></seed:tool_call> more",
@@ -294,6 +295,7 @@ EARLY_REASONING = [
     ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
     ("k2 horizon's effort tag closed by another", "<ifm|think_fast>plan a</ifm|think>ok", "plan a"),
     ("minimax m3's think tag", "<mm:think>Lyon first.</mm:think>Sure", "Lyon first."),
+    ("magistral's think tag", "[THINK]Two steps.[/THINK]Sure", "Two steps."),
     ("inkling's thinking block", "<|content_thinking|>Porto.<|end_message|><|content_text|>Hi", "Porto."),
 ]
 

@@ -14,7 +14,7 @@ from .gigachat import GigaChatFunctionCall
 from .glm import Glm45ArgKeys, HunyuanV4Suffixed, IQuestCoderV2ArgKeys, IQuestQ1ArgKeys, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
-from .hermes import HermesToolCall
+from .hermes import HermesToolCall, HermesWrappedJson
 from .hyperclovax import HyperClovaXFunctionCall
 from .inkling import InklingBlocks
 from .jamba import JambaToolCalls
@@ -82,6 +82,8 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     NemotronToolCall(),
     # Issue 16, engines audit: Qwen2.5-Coder's JSON in <tools> (no other format nests in it).
     Qwen25CoderTools(),
+    # llama.cpp's Hermes 2 Pro reader: the same JSON call in <tool>, <json>, <xml>, <response>.
+    HermesWrappedJson(),
     LongCatToolCall(),
     InternLmAction(),
     ApertusTools(),
@@ -124,6 +126,7 @@ __all__ = [
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "HermesWrappedJson",
     "HunyuanV4Suffixed",
     "HyperClovaXFunctionCall",
     "IQuestCoderV2ArgKeys",
