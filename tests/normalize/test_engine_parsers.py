@@ -30,6 +30,14 @@ CASES = [
         content="Patching it.",
         format="qwen3_coder",
     ),
+    # vLLM qwen3coder_tool_parser_rl.py: the same markup; the text between calls is content.
+    Case(
+        "vllm qwen3coder_rl: prose between two calls stays content",
+        qwen3("stat", path="a.txt") + "\nNow the second file.\n" + qwen3("stat", path="b.txt"),
+        [("stat", {"path": "a.txt"}), ("stat", {"path": "b.txt"})],
+        content="Now the second file.",
+        format="qwen3_coder",
+    ),
     # vLLM step3p5_tool_parser.py and SGLang's "step3p5" (its Qwen3CoderDetector): Step 3.5 thinks
     # in a block whose open tag the template wrote, then calls in Qwen3-Coder's markup.
     Case(
