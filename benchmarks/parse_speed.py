@@ -129,6 +129,11 @@ def adversarial_inputs() -> dict[str, str]:
         "100k Pangu [unused11][{": "[unused11][{" * 100_000,
         "50k Inkling tool blocks, cut off": "<|content_invoke_tool_json|>{" * 50_000,
         "20k K2 Horizon typed pairs, unclosed": "<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>" * 20_000,
+        # Issue 16, engines audit.
+        "200k Qwen2.5-Coder <tools>[{, unclosed": "<tools>[{" * 80_000,
+        "200k Magistral [THINK] openers": "[THINK]" * 200_000,
+        "100k <json>{ wrappers, unclosed": "<json>{" * 100_000,
+        "15k DSML V4.1 spaced invokes, unclosed": '<｜DSML｜ invoke name="f"><｜DSML｜ parameter name="a">' * 15_000,
         # Round three.
         "100k CWM <tool: blocks, unclosed": "<tool: function>\nterminal ls\n" * 30_000,
         "100k PLaMo 3 requests, names unclosed": "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f"

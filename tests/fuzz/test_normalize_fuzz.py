@@ -156,6 +156,8 @@ ROUND_TWO: dict[str, Any] = {
     "intern_s1": lambda calls: "".join(f"<|action_start|>\n<|plugin|>\n{json.dumps(c)}\n<|action_end|>" for c in calls),
     "olmo3": lambda calls: "<function_calls>\n" + "\n".join(map(_python_call, calls)) + "\n</function_calls>",
     "nemotron": lambda calls: f"<TOOLCALL>{json.dumps(calls)}</TOOLCALL>",
+    "qwen25_coder": lambda calls: "<tools>\n" + ",\n".join(map(json.dumps, calls)) + "\n</tools>",
+    "hermes_wrapped": lambda calls: "".join(f"<json>{json.dumps(c)}</json>\n" for c in calls),
     "gigachat": lambda calls: "".join(f"<|message_sep|>function call<|role_sep|>\n{json.dumps(c)}" for c in calls),
     "dsml": lambda calls: (
         "<｜DSML｜function_calls>"

@@ -223,6 +223,8 @@ EARLY = [
 CLOSED_EARLY = {
     "lfm2": "<|tool_call_start|>[a(x=1)]<|tool_call_end|> more",
     "nemotron": '<TOOLCALL>[{"name": "a", "arguments": {}}]</TOOLCALL> more',
+    "qwen25_coder": '<tools>{"name": "a", "arguments": {}}</tools> more',
+    "hermes_wrapped": '<json>{"name": "a", "arguments": {}}</json> more',
     "deepseek_dsml": '<｜DSML｜function_calls><｜DSML｜invoke name="a"></｜DSML｜invoke></｜DSML｜function_calls> more',
     "minimax_m2": '<minimax:tool_call><invoke name="a"></invoke></minimax:tool_call> more',
     "seed_oss": "<seed:tool_call><function=a></function></seed:tool_call> more",
@@ -271,6 +273,15 @@ def test_each_new_format_shows_its_call_when_its_construct_closes(format: str, a
     assert [e.call for e in early] == completion.tool_calls != []
 
 
+def test_deepseek_v41_spaced_wrapper_shows_its_call_when_it_closes() -> None:
+    answer = '<｜DSML｜ calls><｜DSML｜ invoke name="a"></｜DSML｜ invoke></｜DSML｜ calls> more'
+    parser = IncrementalParser()
+    early = [e for char in answer for e in parser.feed(char) if isinstance(e, ToolCallComplete)]
+    _, completion = parser.finish()
+    assert completion.format == "deepseek_dsml"
+    assert [e.call for e in early] == completion.tool_calls != []
+
+
 # Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)
 EARLY_REASONING = [
     ("a think block streams, trimmed", "<think>\n The user wants Paris. \n</think>\nHi", "The user wants Paris."),
@@ -284,6 +295,7 @@ EARLY_REASONING = [
     ("k2 horizon's think tag", "<ifm|think_faster>plan</ifm|think_faster>ok", "plan"),
     ("k2 horizon's effort tag closed by another", "<ifm|think_fast>plan a</ifm|think>ok", "plan a"),
     ("minimax m3's think tag", "<mm:think>Lyon first.</mm:think>Sure", "Lyon first."),
+    ("magistral's think tag", "[THINK]Two steps.[/THINK]Sure", "Two steps."),
     ("inkling's thinking block", "<|content_thinking|>Porto.<|end_message|><|content_text|>Hi", "Porto."),
 ]
 

@@ -286,10 +286,16 @@ def content_only_envelope(value: object) -> Parsed | None:
     """A whole answer `{"content": "..."}` (no calls, no flag): an envelope, read as its text.
 
     Only for a whole answer: a json-mode model that had nothing to call, or a cut envelope whose
-    missing `}` was restored, means its content; a longer object is data.
+    missing `}` was restored, means its content; a longer object is data. llama.cpp's generic
+    tool format (`COMMON_CHAT_FORMAT_GENERIC`, for models without one of their own) answers
+    `{"response": "..."}` when it calls nothing: that one key alone is read the same way.
     """
-    if type(value) is dict and type(content := value.get("content")) is str and _CONTENT_ONLY.issuperset(value):
+    if type(value) is not dict:
+        return None
+    if type(content := value.get("content")) is str and _CONTENT_ONLY.issuperset(value):
         return Parsed(text=content)
+    if len(value) == 1 and type(response := value.get("response")) is str:
+        return Parsed(text=response)
     return None
 
 

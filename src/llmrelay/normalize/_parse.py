@@ -139,7 +139,7 @@ def _read_answer(
     return completion, dropped
 
 
-_MAY_THINK = frozenset("<◁H")  # What a reasoning block starts with (see `_reasoning`).
+_MAY_THINK = frozenset("<◁H[")  # What a reasoning block starts with (see `_reasoning`; `[`: Magistral).
 
 
 def _with_reasoning(thought: str, answer: Completion, text: str, strategies: Sequence[Strategy]) -> Completion:

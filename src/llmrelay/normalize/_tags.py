@@ -350,8 +350,20 @@ def _decode_json_values(body: str, openers: str = "{[") -> tuple[list[Any], int]
         except (ValueError, RecursionError):
             break
         values.append(value)
-        position = skip_space(body, position)
+        position = _after_separator(body, skip_space(body, position), openers)
     return values, position
+
+
+def _after_separator(body: str, position: int, openers: str) -> int:
+    """Past one `,` between two values (`{…}, {…}`, as Nemotron and Qwen2.5-Coder write): else `position`.
+
+    vLLM's Nemotron and Qwen2.5-Coder parsers wrap such a body in `[…]`: each object is a call.
+    """
+    if position < len(body) and body[position] == ",":
+        after = skip_space(body, position + 1)
+        if after < len(body) and body[after] in openers:
+            return after
+    return position
 
 
 def _read_lenient(body: str, interpret: Interpret, where: str) -> list[CallReading]:

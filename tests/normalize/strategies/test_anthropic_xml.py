@@ -116,6 +116,24 @@ DSML_CASES = [
         format=D,
     ),
     plain("DSML: the tag named in prose", "DeepSeek V3.2 writes ｜DSML｜invoke tags; see the docs."),
+    # DeepSeek V4.1 (SGLang's deepseekv41_detector, vLLM's deepseekv41_engine): a space after ｜DSML｜.
+    Case(
+        "DeepSeek V4.1: spaced tags in a calls wrapper, flags and a JSON body",
+        'On it.\n\n<｜DSML｜ calls>\n<｜DSML｜ invoke name="book">\n'
+        '<｜DSML｜ parameter name="room" string="true">12B</｜DSML｜ parameter>\n'
+        '<｜DSML｜ parameter name="nights" string="false">2</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n'
+        '<｜DSML｜ invoke name="notify">\n{"to": ["ana", "bo"]}\n</｜DSML｜ invoke>\n</｜DSML｜ calls>',
+        [("book", {"room": "12B", "nights": 2}), ("notify", {"to": ["ana", "bo"]})],
+        content="On it.",
+        format=D,
+    ),
+    Case(
+        "DeepSeek V4.1: cut off inside a value",
+        '<｜DSML｜ calls>\n<｜DSML｜ invoke name="book">\n<｜DSML｜ parameter name="room" string="true">12',
+        rejected=["truncated"],
+        format=D,
+    ),
+    plain("a calls tag without the DSML prefix is no wrapper", "Put them in <calls> tags, then <invoke> them."),
 ]
 
 DOTS_CASES = [

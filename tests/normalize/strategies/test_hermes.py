@@ -172,7 +172,39 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+# llama.cpp's Hermes 2 Pro reader (common/chat.cpp): the call in a markdown fence around its
+# block, or in the tags fine-tunes write instead of <tool_call> (issue 16, engines audit).
+W = "hermes_wrapped"
+RATE = '{"name": "get_rate", "arguments": {"from": "EUR", "to": "JPY"}}'
+RATE_CALL = ("get_rate", {"from": "EUR", "to": "JPY"})
+WRAPPED_CASES = [
+    Case("a block in an xml fence", f"```xml\n<tool_call>\n{RATE}\n</tool_call>\n```", [RATE_CALL], format=H),
+    Case(
+        "a block in a json fence, prose before",
+        f"Converting.\n```json\n<tool_call>{RATE}</tool_call>\n```",
+        [RATE_CALL],
+        content="Converting.",
+        format=H,
+    ),
+    Case("the call in <json> tags", f"<json>{RATE}</json>", [RATE_CALL], format=W),
+    Case(
+        "the call in <tool> tags, prose before", f"Sure.\n<tool>{RATE}</tool>", [RATE_CALL], content="Sure.", format=W
+    ),
+    Case("the call in <JSON> tags in a json fence", f"```json\n<JSON>\n{RATE}\n</JSON>\n```", [RATE_CALL], format=W),
+    Case("the call in <xml> tags", f"<xml>\n{RATE}\n</xml>", [RATE_CALL], format=W),
+    Case(
+        "two calls in <response> tags, unicode",
+        '<response>[{"name": "say", "arguments": {"text": "Grüß dich"}}, {"name": "nap", "arguments": {}}]</response>',
+        [("say", {"text": "Grüß dich"}), ("nap", {})],
+        format=W,
+    ),
+    plain("data in <json> tags stays text", 'The totals: <json>{"eur": 3, "jpy": 480}</json>'),
+    plain("an ERNIE-style <response> holding prose stays text", "<response>\nIt is sunny.\n</response>"),
+    plain("an xml fence of data stays as written", "Like this:\n```xml\n<note>hi</note>\n```"),
+]
+
+
+@pytest.mark.parametrize("case", CASES + WRAPPED_CASES, ids=lambda c: c.id)
 def test_hermes(case: Case) -> None:
     check(case)
 

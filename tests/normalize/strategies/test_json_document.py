@@ -205,6 +205,15 @@ CASES = [
         [("a", {"x": 1}), ("b", {})],
         format=F,
     ),
+    # llama.cpp's generic format (COMMON_CHAT_FORMAT_GENERIC): `{"response": ...}` when nothing is called.
+    Case(
+        "llama.cpp generic: a response alone is the content",
+        dumps({"response": "Bonjour!\nÇa va ?"}),
+        content="Bonjour!\nÇa va ?",
+        format=F,
+    ),
+    plain("a response key beside other data is data", dumps({"response": "ok", "score": 2}), format=F),
+    plain("a response that is no text is data", dumps({"response": {"ok": True}}), format=F),
     Case(
         "Llama 3 JSON with parameters",
         dumps({"name": "get_weather", "parameters": {"city": "Paris"}}),

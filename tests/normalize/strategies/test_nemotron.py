@@ -33,6 +33,12 @@ CASES = [
         rejected=["malformed"],
         format=N,
     ),
+    Case(
+        "objects separated by commas without brackets (vLLM's nemotron_json and nemotron_nano_v2)",
+        f'<TOOLCALL>{ONE}, {{"name": "get_time", "arguments": {{}}}}</TOOLCALL>',
+        [WEATHER, ("get_time", {})],
+        format=N,
+    ),
     plain("the tag named in prose", "Nemotron wraps its calls in <TOOLCALL> tags."),
 ]
 

@@ -44,6 +44,28 @@ CASES = [
         reasoning="Check the tools.",
     ),
     Case("kimi-vl's triangle tags", "◁think▷Simple.◁/think▷Hello!", content="Hello!", reasoning="Simple."),
+    # Magistral (llama.cpp's MAGISTRAL format, vLLM's mistral reasoning parser).
+    Case(
+        "magistral: bracket tags, then prose",
+        "[THINK]A greeting.\nNo tool.[/THINK]Hi there.",
+        content="Hi there.",
+        reasoning="A greeting.\nNo tool.",
+    ),
+    Case(
+        "magistral: reasoning, then a call after [TOOL_CALLS]",
+        '[THINK]Weather: one call.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+        [("get_weather", {"city": "Paris"})],
+        format="mistral",
+        reasoning="Weather: one call.",
+    ),
+    Case(
+        "magistral: a call inside the reasoning is thinking aloud",
+        '[THINK]Maybe [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}? No.[/THINK]It is sunny.',
+        content="It is sunny.",
+        rejected=["in_reasoning"],
+        reasoning='Maybe [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}? No.',
+    ),
+    plain("magistral: the tag named mid-prose stays content", "Magistral writes [THINK] first, then [/THINK]."),
     Case("leading blank space before the block", "\n\n<think>Hmm.</think>Hi.", content="Hi.", reasoning="Hmm."),
     Case(
         "an empty think block: markup, nothing thought", "<think>\n\n</think>\n\nHello.", content="Hello.", reasoning=""

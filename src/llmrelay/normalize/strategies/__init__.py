@@ -14,7 +14,7 @@ from .gigachat import GigaChatFunctionCall
 from .glm import Glm45ArgKeys, HunyuanV4Suffixed, IQuestCoderV2ArgKeys, IQuestQ1ArgKeys, K2HorizonIfm
 from .granite import GraniteToolCall
 from .harmony import Harmony
-from .hermes import HermesToolCall
+from .hermes import HermesToolCall, HermesWrappedJson
 from .hyperclovax import HyperClovaXFunctionCall
 from .inkling import InklingBlocks
 from .jamba import JambaToolCalls
@@ -32,6 +32,7 @@ from .plamo import PlamoToolRequests
 from .pythonic import PythonicCalls
 from .pythonic_tags import Lfm2ToolCalls, Olmo3FunctionCalls
 from .qwen3_coder import Qwen3CoderXml, SeedOssXml
+from .qwen25_coder import Qwen25CoderTools
 from .solar_open import SolarOpenToolCall
 from .special_tokens import SpecialTokenSections
 from .tagged_json import ApertusTools, InternLmAction, LongCatToolCall, PanguToolCall
@@ -79,6 +80,10 @@ DEFAULT_STRATEGIES: tuple[Strategy, ...] = (
     HermesToolCall(),
     JambaToolCalls(),
     NemotronToolCall(),
+    # Issue 16, engines audit: Qwen2.5-Coder's JSON in <tools> (no other format nests in it).
+    Qwen25CoderTools(),
+    # llama.cpp's Hermes 2 Pro reader: the same JSON call in <tool>, <json>, <xml>, <response>.
+    HermesWrappedJson(),
     LongCatToolCall(),
     InternLmAction(),
     ApertusTools(),
@@ -121,6 +126,7 @@ __all__ = [
     "GraniteToolCall",
     "Harmony",
     "HermesToolCall",
+    "HermesWrappedJson",
     "HunyuanV4Suffixed",
     "HyperClovaXFunctionCall",
     "IQuestCoderV2ArgKeys",
@@ -147,6 +153,7 @@ __all__ = [
     "PlamoToolRequests",
     "PythonicCalls",
     "Qwen3CoderXml",
+    "Qwen25CoderTools",
     "SeedOssXml",
     "SolarOpenToolCall",
     "SpecialTokenSections",

@@ -59,17 +59,20 @@ from .._tags import NextOccurrence, json_or_text, parse_tagged_json, to_parsed
 from .._text import join_pieces
 from .._types import CallReading, Parsed, TextArguments
 
-# A namespace prefix, e.g. `minimax:`, DeepSeek V3.2's `｜DSML｜` or GigaChat 3.5's `｜GCML｜`;
-# bounded so scans stay linear.
-_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜|｜GCML｜)?"
+# A namespace prefix, e.g. `minimax:`, DeepSeek V3.2's `｜DSML｜` (V4.1 writes a space after it:
+# `<｜DSML｜ invoke`) or GigaChat 3.5's `｜GCML｜`; bounded so scans stay linear.
+_PREFIX = r"(?:[A-Za-z_][\w.-]{0,31}:|｜DSML｜ ?|｜GCML｜)?"
+# DeepSeek V4.1's wrapper, `<｜DSML｜ calls>` (SGLang's `deepseekv41_detector.py`): `calls` alone is
+# a wrapper only there.
+_WRAPPERS = r"function_calls|tool_calls?|(?<=｜DSML｜ )calls"
 # The wrappers whose values are text unless a `string="false"` says otherwise.
 _TEXT_WRAPPERS = ("minimax:", "｜GCML｜")
 # The tags that delimit calls: wrappers and `<invoke …>`. `[^<>]*` stops at the next tag, so a
 # match attempt never runs past the next `<`.
-_TAG = re.compile(rf"<(/?)({_PREFIX})(function_calls|tool_calls?|invoke)\b([^<>]*)>")
+_TAG = re.compile(rf"<(/?)({_PREFIX})({_WRAPPERS}|invoke)\b([^<>]*)>")
 _INVOKE_OPEN = re.compile(rf"<{_PREFIX}invoke\b")
 _INVOKE_CLOSE = re.compile(rf"</{_PREFIX}invoke\s*>")
-_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:function_calls|tool_calls?)\s*>")
+_WRAPPER_CLOSE = re.compile(rf"</{_PREFIX}(?:{_WRAPPERS})\s*>")
 _PARAM_OPEN = re.compile(rf"<{_PREFIX}parameter\b([^<>]*)>")
 _PARAM_CLOSE = re.compile(rf"</{_PREFIX}parameter\s*>")
 _STRING_ATTR = re.compile(r"""\bstring\s*=\s*["']?(true|false)""")
@@ -96,7 +99,7 @@ class AnthropicInvoke:
     """`<invoke name="…"><parameter name="…">…</parameter></invoke>`, in or out of `<function_calls>`."""
 
     name = "anthropic_xml"
-    markers = ("invoke",)
+    markers: tuple[str, ...] = ("invoke",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: an `invoke` tag may occur."""
@@ -108,14 +111,18 @@ class AnthropicInvoke:
 
 
 class DeepSeekDsml(AnthropicInvoke):
-    """DeepSeek V3.2's DSML: `<｜DSML｜invoke name="…">` with `<｜DSML｜parameter … string="…">` values."""
+    """DeepSeek V3.2's DSML: `<｜DSML｜invoke name="…">` with `<｜DSML｜parameter … string="…">` values.
+
+    DeepSeek V4.1 writes the same tags with a space after `｜DSML｜` (`<｜DSML｜ invoke`), in a
+    `<｜DSML｜ calls>` wrapper.
+    """
 
     name = "deepseek_dsml"
-    markers = ("｜DSML｜invoke",)
+    markers = ("｜DSML｜invoke", "｜DSML｜ invoke")
 
     def detect(self, text: str) -> bool:
         """Cheap check: a DSML tag may occur."""
-        return "｜DSML｜invoke" in text
+        return "｜DSML｜invoke" in text or "｜DSML｜ invoke" in text
 
 
 class GigaChat35Gcml(AnthropicInvoke):

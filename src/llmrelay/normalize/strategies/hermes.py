@@ -23,9 +23,16 @@ tags (vLLM's `step_audio_2_tool_parser.py`)::
 
 Bodies written in Qwen3-Coder's `<function=…>` or GLM's `<arg_key>` markup are read by the
 strategies ordered before this one; here they are simply not JSON, so not a call attempt.
+
+llama.cpp's Hermes 2 Pro reader (`common/chat.cpp`) also takes the same JSON call in a markdown
+fence (```` ```xml ```` or ```` ```json ````) around the block, and in other tags fine-tunes
+write instead of `<tool_call>`: `<tool>`, `<json>`, `<JSON>`, `<xml>`, `<response>`
+(`HermesWrappedJson`). A fence left empty once the block is read is markup too.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..._envelope import RejectedCall
 from .._calls import call_from_parts, is_tool_name
@@ -33,6 +40,16 @@ from .._tags import TagBlock, parse_tagged_json
 from .._types import CallReading, Parsed
 
 _STEP_AUDIO_TYPE = "function"
+# The tags llama.cpp's Hermes 2 Pro reader accepts in place of <tool_call>, with their close tags.
+_WRAPPERS: tuple[tuple[str, str], ...] = (
+    ("<tool>", "</tool>"),
+    ("<json>", "</json>"),
+    ("<JSON>", "</JSON>"),
+    ("<xml>", "</xml>"),
+    ("<response>", "</response>"),
+)
+# A markdown fence with nothing left in it once the call inside was read.
+_EMPTY_FENCE = re.compile(r"```(?:xml|json)?[ \t]*\n\s*```")
 
 
 class HermesToolCall:
@@ -47,7 +64,37 @@ class HermesToolCall:
 
     def parse(self, text: str) -> Parsed | None:
         """Read every block; None when no block holds a call attempt."""
-        return parse_tagged_json(text, "<tool_call>", "</tool_call>", bare_names=True, other=_read_typed_call)
+        parsed = parse_tagged_json(text, "<tool_call>", "</tool_call>", bare_names=True, other=_read_typed_call)
+        return _without_empty_fences(parsed)
+
+
+class HermesWrappedJson:
+    """Hermes' JSON call in the tags fine-tunes write instead: `<tool>`, `<json>`, `<xml>`, `<response>`.
+
+    Those tags are common words, and `<json>` or `<response>` may hold data: only a block holding
+    a call makes the answer this format (a block of data stays text, as in llama.cpp).
+    """
+
+    name = "hermes_wrapped"
+    markers = tuple(open_tag for open_tag, _ in _WRAPPERS)
+
+    def detect(self, text: str) -> bool:
+        """Cheap check: one of the tags occurs."""
+        return any(open_tag in text for open_tag, _ in _WRAPPERS)
+
+    def parse(self, text: str) -> Parsed | None:
+        """Read the blocks of the first of the tags that holds a call; None when none does."""
+        for open_tag, close_tag in _WRAPPERS:
+            if open_tag in text and (parsed := parse_tagged_json(text, open_tag, close_tag)) and parsed.calls:
+                return _without_empty_fences(parsed)
+        return None
+
+
+def _without_empty_fences(parsed: Parsed | None) -> Parsed | None:
+    """`parsed` without the markdown fences its calls were written in (```` ```xml ```` left empty)."""
+    if parsed is not None and "```" in parsed.text:
+        parsed.text = _EMPTY_FENCE.sub("", parsed.text).strip()
+    return parsed
 
 
 def _read_typed_call(text: str, block: TagBlock) -> tuple[list[CallReading], int] | None:
