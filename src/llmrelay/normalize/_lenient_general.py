@@ -44,8 +44,6 @@ BLOCK = 1 << 15
 _SEP = "\x00"
 _FEW_TOKENS = 16
 _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
-_TOKEN_START = re.compile(r"\x00(.)", re.DOTALL)
-_MARK_OF = str.maketrans(dict.fromkeys(_QUOTES, _MARK) | dict.fromkeys("/#", _COMMENT_MARK))
 # A `"` inside a token: not escaped, and not a token's own delimiter (which touches a _SEP).
 _BARE_QUOTE = re.compile(r'(?<![\\\x00])"(?!\x00)')
 _BAD_ESCAPE = re.compile(r'\\(?!["/bfnrt]|u[0-9a-fA-F]{4})')
@@ -144,20 +142,14 @@ def _strict_pieces(parts: list[str], *, comments: bool) -> tuple[list[str], int 
     joined = _SEP + _SEP.join(tokens) + _SEP
     if joined.count(_SEP) != len(tokens) + 1:  # a string holds the separator: one by one
         joined = ""
-    skeleton, mark_at = _skeleton(parts, _marks(tokens, joined) if comments else None)
+    marks = [_COMMENT_MARK if t[0] in "/#" else _MARK for t in tokens] if comments else None
+    skeleton, mark_at = _skeleton(parts, marks)
     if mark_at is not None:  # the text is refused: no need to rewrite it
         return [], mark_at
     pieces = parts[:]
     pieces[1::2] = _requote_all(tokens, joined)
     pieces[0::2] = skeleton.split(_MARK)
     return pieces, None
-
-
-def _marks(tokens: list[str], joined: str) -> list[str]:
-    """What stands for each token in the skeleton: _COMMENT_MARK for a comment, _MARK for a string."""
-    if not joined:
-        return [_COMMENT_MARK if t[0] in "/#" else _MARK for t in tokens]
-    return list("".join(_TOKEN_START.findall(joined)).translate(_MARK_OF))
 
 
 def _check_end(parts: list[str], text: str) -> None:
