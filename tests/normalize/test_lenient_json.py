@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_general, _lenient_quick, loads_lenient
@@ -423,6 +423,9 @@ _MIXED_ELEMENTS = st.lists(_ELEMENT | _COMMENTED, max_size=12).map(lambda items:
 
 @settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=st.lists(_QUOTE_HEAVY | _COMMENTED, max_size=30).map("".join) | _MIXED_ELEMENTS)
+@example(text='[[1, /* c */ ], "x", ' + "1, " * 20 + "2]")  # a trailing comma before a comment at the cut
+@example(text='[[1, /* c */\u00a0], "x", ' + "1, " * 20 + "2]")
+@example(text="[1//\n, 1//\n, 1//\n, 1//\n, 1//\n, 1//\n, 1]")  # no string: cut before comments
 def test_blocks_read_as_the_whole_text(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny blocks, tokens re-quoted one by one, against one block re-quoted in passes over all tokens."""
     with monkeypatch.context() as patched:

@@ -8,9 +8,9 @@ re-quoted by passes over all of them joined; and the pieces are joined again.
 
 Why blocks: split whole, a megabyte of dense tokens is 400k Python strings at once, about 34
 times the input in memory. Each block (`BLOCK` characters or so) is split, rewritten and joined
-on its own, so only the strict text grows with the input. A block ends where a string starts:
-no token is cut, and the repairs see there what they would see in the whole text (a string
-follows, so no key, literal or trailing comma ends at the cut).
+on its own, so only the strict text grows with the input. A block ends before a token, so no
+token is cut, and where the repairs see there what they would see in the whole text (after a
+string, or after a comment that no closer follows: see `_cuttable`).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
 # A `"` inside a token: not escaped, and not a token's own delimiter (which touches a _SEP).
 _BARE_QUOTE = re.compile(r'(?<![\\\x00])"(?!\x00)')
 _BAD_ESCAPE = re.compile(r'\\(?!["/bfnrt]|u[0-9a-fA-F]{4})')
+_BLANK = re.compile(r"[\s\ufeff]*")  # What `_repaired` makes spaces, and spaces.
 _SHIELDS = "\x01\x02\x03\x04\x05\x06\x07\x08"
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
 _SLOW_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)|"', re.DOTALL)
@@ -111,17 +112,17 @@ def rewrite(text: str) -> Rewrite:
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int, list[str]]]:
-    """`(start, stop, parts)` of each block: `text[start:stop]` split by `_TOKEN`, cut before a string.
+    """`(start, stop, parts)` of each block: `text[start:stop]` split by `_TOKEN`, cut before a token.
 
-    A block leaves the skeleton before the string it is cut at to the next block, so the last
-    token of the text always has the skeleton before it in its block. A block holding fewer
-    than two strings is split again at twice the size (the size stays doubled).
+    A block leaves the skeleton before the token it is cut at to the next block, so the last
+    token of the text always has the skeleton before it in its block. A block with no place
+    to cut (`_cuttable`) is split again at twice the size (the size stays doubled).
     """
     start, size = 0, BLOCK
     while len(text) - start > size:
         stop = start + size
         parts = _TOKEN.split(text[start:stop])
-        cut = next((k for k in range(len(parts) - 2, 2, -2) if parts[k][0] in _QUOTES), None)
+        cut = next((k for k in range(len(parts) - 2, 2, -2) if _cuttable(parts, k)), None)
         if cut is None:
             size *= 2
             continue
@@ -131,6 +132,18 @@ def _blocks(text: str) -> Iterator[tuple[int, int, list[str]]]:
         yield start, stop, parts
         start = stop
     yield start, len(text), _TOKEN.split(text[start:])
+
+
+def _cuttable(parts: list[str], k: int) -> bool:
+    """Whether a block may end before token `k`: no repair then reads past the cut.
+
+    Only a trailing comma looks past a token, past a comment's to be exact (`[1, /* c */ ]`):
+    the block must not end right after a comment that a closer follows.
+    """
+    if parts[k - 2][0] in _QUOTES:
+        return True
+    after = parts[k - 1]
+    return after[_BLANK.match(after).end() :][:1] not in ("", "]", "}")  # type: ignore[union-attr]
 
 
 def _strict_pieces(parts: list[str], *, comments: bool) -> tuple[list[str], int | None]:
