@@ -210,7 +210,7 @@ def _requote_all(tokens: list[str], joined: str) -> list[str]:
         joined = joined.replace("\\\\", shield).replace("\\'", "'")
         if _BAD_ESCAPE.search(joined):
             joined = _double_bad_escapes(joined)
-    if joined.count(_SEP + '"') + joined.count(_SEP + " ") < len(tokens):  # Not all `"…"`: bare quotes?
+    if joined.count('"') > 2 * joined.count(_SEP + '"') + joined.count('\\"'):  # Not each a delimiter or escaped.
         joined = _BARE_QUOTE.sub(r'\\"', joined)
     if shield:
         joined = joined.replace(shield, "\\\\")
