@@ -304,6 +304,11 @@ HOSTILE_UNITS = [
     "<tool_call>{",
     "</s>",
     "</think>",
+    # Dense tokens the lenient loader's general way reads (issue 12): comments, quotes of several kinds.
+    '[“a”, "b"], ',
+    "[\"a\", 'b', // c\n",
+    '{"a": 1} /* c */,',
+    "{'k': \"v\"}, # c\n",
 ]
 
 

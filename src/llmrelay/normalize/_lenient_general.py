@@ -36,7 +36,7 @@ from ._lenient_patterns import (
 
 __all__ = ["BLOCK", "Refusal", "Rewrite", "rewrite"]
 
-BLOCK = 1 << 15
+BLOCK = 1 << 13
 """About how many characters of text are split into tokens at once."""
 
 # For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
