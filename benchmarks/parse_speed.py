@@ -157,7 +157,15 @@ def hostile_shapes() -> dict[str, str]:
         "runs of `//\\n`": "//\n" * (MB // 3),
         'runs of `{"`': '{"' * (MB // 2),
         "`{'a':` nested (lenient JSON, a token every 2.5 characters)": "{'a':" * (MB // 5),
+        # Dense tokens the lenient loader's general way reads: comments, quotes of several kinds.
+        "1 MB dense JSON, a // comment after each item": dense_items('{"id": 1, "tags": ["a", "b"]} // c\n'),
+        "1 MB dense, single and double quotes mixed": dense_items("""{"id": 1, 'tags': ["a", 'b'], "ok": true}"""),
     }
+
+
+def dense_items(item: str) -> str:
+    """A JSON-like array of `item` repeated, about a megabyte."""
+    return "[" + ", ".join([item] * (MB // (len(item) + 2))) + "]"
 
 
 def streamed_inputs() -> dict[str, str]:

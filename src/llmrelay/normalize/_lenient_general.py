@@ -47,6 +47,7 @@ _COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
 # A `"` inside a token: not escaped, and not a token's own delimiter (which touches a _SEP).
 _BARE_QUOTE = re.compile(r'(?<![\\\x00])"(?!\x00)')
 _BAD_ESCAPE = re.compile(r'\\(?!["/bfnrt]|u[0-9a-fA-F]{4})')
+_COMMA_THEN_COMMENT = re.compile(r"[,][\s\ufeff]*[/#]")
 _BLANK = re.compile(r"[\s\ufeff]*")  # What `_repaired` makes spaces, and spaces.
 _SHIELDS = "\x01\x02\x03\x04\x05\x06\x07\x08"
 _RAW_QUOTE = re.compile(r'(?<!\\)"')
@@ -97,8 +98,7 @@ def rewrite(text: str) -> Rewrite:
     for start, stop, parts in _blocks(text):
         if stop == len(text):
             _check_end(parts, text)
-        comments = text.find("/", start, stop) >= 0 or text.find("#", start, stop) >= 0
-        block, at = _strict_pieces(parts, comments=comments)
+        block, at = _strict_pieces(parts, comments=_COMMA_THEN_COMMENT.search(text, start, stop) is not None)
         if mark_at is None and at is not None:
             mark_at = start + at
         done.starts.append(length)
@@ -149,7 +149,8 @@ def _cuttable(parts: list[str], k: int) -> bool:
 def _strict_pieces(parts: list[str], *, comments: bool) -> tuple[list[str], int | None]:
     """The parts of a block (skeleton, token, skeleton, …) as strict JSON, and where a mark stands outside strings.
 
-    `comments`: whether the block may hold comments (a `/` or `#` anywhere in it).
+    `comments`: whether the block may hold a comment right after a comma, which a trailing
+    comma's repair must tell from a string (so each token's mark says which it is).
     """
     tokens = parts[1::2]
     joined = _SEP + _SEP.join(tokens) + _SEP

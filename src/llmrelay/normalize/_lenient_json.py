@@ -25,15 +25,12 @@ plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
 Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
 backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
-on the whole text, one `json.loads`, no object per token. Everything else the general way:
-
-How, and why this way: a Python loop over tokens costs about 1 µs a token, too slow for a
-megabyte of single-quoted JSON. So each step is a C-level pass over the whole text: one
-`re.split` cuts out the strings and comments (`_TOKEN`); what is left, the skeleton, is repaired
-with literal `re.sub`s; the strings are re-quoted in one list comprehension; and `json.loads`
-parses the result. Where the fast path failed also says early whether any repair can help.
-No regex here backtracks more than linearly, and an unclosed string is one token running to
-the end of the text, so no match is retried from each later quote.
+on the whole text, one `json.loads`, no object per token. Everything else the general way,
+`_lenient_general`: the text is split into strings and comments and rewritten into strict JSON
+a block at a time, each step a C-level pass, then one `json.loads`. Where the fast path failed
+also says early whether any repair can help. No regex here backtracks more than linearly, and
+an unclosed string is one token running to the end of the text, so no match is retried from
+each later quote.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 r"""The quick way of `loads_lenient`: text whose strings are all quoted with one kind of quote.
 
-The general way (`_lenient_json`) splits the text into one Python string per token, which on
-a megabyte of dense tokens (a Python dict's repr, smart-quoted strings) costs several hundred
-ms. Here such text is read with `str.replace` and `re.sub` passes over the whole text and one
-`json.loads`. Equivalence with the general way is a
+The general way (`_lenient_general`) splits the text into one Python string per token, a
+block at a time, which on a megabyte of dense tokens (a Python dict's repr, smart-quoted
+strings) costs several times as much. Here such text is read with `str.replace` and `re.sub`
+passes over the whole text and one `json.loads`. Equivalence with the general way is a
 property test (`tests/normalize/test_lenient_json.py::test_the_quick_way_reads_as_the_general_way`).
 """
 
