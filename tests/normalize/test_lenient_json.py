@@ -403,7 +403,7 @@ def outcome(text: str) -> tuple[str, str]:
 def test_the_quick_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     quick = outcome(text)
     with monkeypatch.context() as patched:
-        patched.setattr(_lenient_quick, "one_quote_kind", lambda text: _lenient_quick.NOT_THIS_WAY)
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda *_: _lenient_quick.NOT_THIS_WAY)
         assert outcome(text) == quick
 
 
@@ -429,7 +429,7 @@ _MIXED_ELEMENTS = st.lists(_ELEMENT | _COMMENTED, max_size=12).map(lambda items:
 def test_blocks_read_as_the_whole_text(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny blocks, tokens re-quoted one by one, against one block re-quoted in passes over all tokens."""
     with monkeypatch.context() as patched:
-        patched.setattr(_lenient_quick, "one_quote_kind", lambda text: _lenient_quick.NOT_THIS_WAY)
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda *_: _lenient_quick.NOT_THIS_WAY)
         patched.setattr(_lenient_general, "BLOCK", 1)
         in_blocks = outcome_and_where(text)
         patched.setattr(_lenient_general, "BLOCK", 1 << 20)

@@ -115,12 +115,13 @@ def loads_lenient(text: str) -> Any:
         return loads_strict(text)
     except json.JSONDecodeError as exc:
         _refuse_early(exc, text)
+        strict_until = exc.pos
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer over the int-to-str digit limit
         raise LenientJSONError(str(exc)) from None
     try:
-        value = _lenient_quick.one_quote_kind(text)
+        value = _lenient_quick.one_quote_kind(text, strict_until)
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
     if value is not _lenient_quick.NOT_THIS_WAY:

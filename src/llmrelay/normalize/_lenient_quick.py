@@ -27,7 +27,7 @@ NOT_THIS_WAY: Any = object()
 """What `one_quote_kind` answers for a text it leaves to the general way."""
 
 
-def one_quote_kind(text: str) -> Any:
+def one_quote_kind(text: str, strict_until: int = 0) -> Any:
     r"""The value of a text whose strings are all quoted with one kind of quote, read the quick way.
 
     The usual repairs (a Python dict's repr, smart quotes, trailing commas, literals) done by a
@@ -39,9 +39,14 @@ def one_quote_kind(text: str) -> Any:
     so fails to parse). Escapes are rewritten as the general way rewrites them (with `'` or no
     other quote only). Else, with comments, quotes of several kinds, or when the result is not
     JSON: `NOT_THIS_WAY`, and the general way reads it.
+
+    `strict_until`: where strict JSON failed in the text. A `"` before it is in a double-quoted
+    string (the first is where a value or key may start), which swapping quotes would break.
     """
     kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
     escapes = "\\" in text
+    if kinds and text.find('"', 0, strict_until) >= 0:  # double-quoted strings beside others
+        return NOT_THIS_WAY
     if len(kinds) > 1 or (escapes and (kinds not in ([], ["'"]) or any(mark in text for mark in _SHIELDS))):
         return NOT_THIS_WAY
     swapped = _escapes_shielded(text) if escapes else text
