@@ -163,7 +163,19 @@ def hostile_shapes() -> dict[str, str]:
         "runs of `//\\n`": "//\n" * (MB // 3),
         'runs of `{"`': '{"' * (MB // 2),
         "`{'a':` nested (lenient JSON, a token every 2.5 characters)": "{'a':" * (MB // 5),
+        # Dense tokens the lenient loader's general way reads: comments, quotes of several kinds.
+        "1 MB dense JSON, a // comment after each item": dense_items(ITEM + " // note\n"),
+        "1 MB dense, single and double quotes mixed": dense_items(ITEM.replace('"name"', "'name'")),
     }
+
+
+# Items of ~100 characters, whose value takes ~5x their text (json.loads builds items of 30 characters at ~9x).
+ITEM = json.dumps({"id": 1, "name": "item", "tags": ["a", "b"], "ok": True, "note": None, "q": 'say "hi"'})
+
+
+def dense_items(item: str) -> str:
+    """A JSON-like array of `item` repeated, about a megabyte."""
+    return "[" + ", ".join([item] * (MB // (len(item) + 2))) + "]"
 
 
 def streamed_inputs() -> dict[str, str]:

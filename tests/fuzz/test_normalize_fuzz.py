@@ -310,6 +310,11 @@ HOSTILE_UNITS = [
     "<|message|>to=f",
     "<|channel|>final<|message|>x<|end|>",
     "[TOOL_CALLS]",  # The token readers split the whole answer at once (7x).
+    # Dense tokens the lenient loader's general way reads (issue 12): comments, quotes of several kinds.
+    '[“a”, "b"], ',
+    "[\"a\", 'b', // c\n",
+    '{"a": 1} /* c */,',
+    "{'k': \"v\"}, # c\n",
 ]
 
 

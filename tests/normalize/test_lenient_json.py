@@ -9,10 +9,10 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_quick, loads_lenient
+from llmrelay.normalize import LenientJSONError, TruncatedJSONError, _lenient_general, _lenient_quick, loads_lenient
 from tests.conftest import NO_BLOWUP_SECONDS
 
 
@@ -403,5 +403,35 @@ def outcome(text: str) -> tuple[str, str]:
 def test_the_quick_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     quick = outcome(text)
     with monkeypatch.context() as patched:
-        patched.setattr(_lenient_quick, "one_quote_kind", lambda text: _lenient_quick.NOT_THIS_WAY)
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda *_: _lenient_quick.NOT_THIS_WAY)
         assert outcome(text) == quick
+
+
+# --- The general way by blocks (issue 12): a text cut into blocks reads as the whole text ---
+
+
+def outcome_and_where(text: str) -> tuple[str, object]:
+    try:
+        return "ok", repr(loads_lenient(text))
+    except LenientJSONError as exc:
+        return str(exc), exc.pos
+
+
+_COMMENTED = st.sampled_from(["// c\n", "/* c */", "# c\n", "// 'x\n", '/* "y */', "/* \\ */"])
+_MIXED_ELEMENTS = st.lists(_ELEMENT | _COMMENTED, max_size=12).map(lambda items: "[" + ", ".join(items) + "]")
+
+
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=st.lists(_QUOTE_HEAVY | _COMMENTED, max_size=30).map("".join) | _MIXED_ELEMENTS)
+@example(text='[[1, /* c */ ], "x", ' + "1, " * 20 + "2]")  # a trailing comma before a comment at the cut
+@example(text='[[1, /* c */\u00a0], "x", ' + "1, " * 20 + "2]")
+@example(text="[1//\n, 1//\n, 1//\n, 1//\n, 1//\n, 1//\n, 1]")  # no string: cut before comments
+def test_blocks_read_as_the_whole_text(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny blocks, tokens re-quoted one by one, against one block re-quoted in passes over all tokens."""
+    with monkeypatch.context() as patched:
+        patched.setattr(_lenient_quick, "one_quote_kind", lambda *_: _lenient_quick.NOT_THIS_WAY)
+        patched.setattr(_lenient_general, "BLOCK", 1)
+        in_blocks = outcome_and_where(text)
+        patched.setattr(_lenient_general, "BLOCK", 1 << 20)
+        patched.setattr(_lenient_general, "_FEW_TOKENS", 0)
+        assert outcome_and_where(text) == in_blocks

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -272,3 +273,17 @@ def test_linear_time_on_hostile_input(text: str, nested: bool) -> None:
     first = text.find("{")
     find_balanced_end(text, max(first, 0))
     assert time.perf_counter() - started < NO_BLOWUP_SECONDS
+
+
+def test_a_long_array_with_one_item_broken_is_read_an_item_at_a_time() -> None:
+    """Its valid items are read by the C scanner one at a time (issue 12): not decoded whole, ~10x the input."""
+    call = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    text = "[" + f"{call}, " * 4000 + '{"name": "f", "arguments": @}]'
+    tracemalloc.start()
+    try:
+        spans = list(iter_json_spans(text))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert spans == [(0, len(text))]  # balanced, though not valid JSON
+    assert peak < 6 * len(text)

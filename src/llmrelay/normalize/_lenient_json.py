@@ -25,39 +25,23 @@ plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
 Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
 backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
-on the whole text, one `json.loads`, no object per token. Everything else the general way:
-
-How, and why this way: a Python loop over tokens costs about 1 µs a token, too slow for a
-megabyte of single-quoted JSON. So each step is a C-level pass over the whole text: one
-`re.split` cuts out the strings and comments (`_TOKEN`); what is left, the skeleton, is repaired
-with literal `re.sub`s; the strings are re-quoted in one list comprehension; and `json.loads`
-parses the result. Where the fast path failed also says early whether any repair can help.
-No regex here backtracks more than linearly, and an unclosed string is one token running to
-the end of the text, so no match is retried from each later quote.
+on the whole text, one `json.loads`, no object per token. Everything else the general way,
+`_lenient_general`: the text is split into strings and comments and rewritten into strict JSON
+a block at a time, each step a C-level pass, then one `json.loads`. Where the fast path failed
+also says early whether any repair can help. No regex here backtracks more than linearly, and
+an unclosed string is one token running to the end of the text, so no match is retried from
+each later quote.
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
-from . import _lenient_quick
-from ._lenient_patterns import (
-    _CLOSER_OF,
-    _COMMENT_MARK,
-    _KEY,
-    _MARK,
-    _PY_LITERALS,
-    _QUOTES,
-    _TOKEN,
-    _TRAILING_COMMA,
-    _double_bad_escapes,
-    _odd_space,
-)
+from . import _lenient_general, _lenient_quick
+from ._lenient_patterns import _QUOTES
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
@@ -75,15 +59,6 @@ class TruncatedJSONError(LenientJSONError):
     """The text is JSON that stops before its end (more than one closer missing, or mid-string)."""
 
 
-# Escapes JSON lacks keep their backslash as a character; `\'` is an apostrophe.
-_RAW_QUOTE = re.compile(r'(?<!\\)"')
-# For `_requote_all`: the tokens joined by _SEP (each starts right after one and ends right
-# before one), the tokens needing more than new delimiters, and the comments.
-_SEP = "\x00"
-_FEW_TOKENS = 16
-_NEEDS_WORK = re.compile(r'\x00(?:"[^\x00\\]*\\|[\'“”„‘’‚][^\x00"\\]*["\\])[^\x00]*')
-_COMMENT_TOKEN = re.compile(r"\x00[/#][^\x00]*")
-_SLOW_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)|"', re.DOTALL)
 _CLOSERS = ("}", "]")
 _OPENERS = ("{", "[")  # What a JSON document usually starts with.
 # What the text may end inside of, when it stops in the middle of a value.
@@ -140,24 +115,23 @@ def loads_lenient(text: str) -> Any:
         return loads_strict(text)
     except json.JSONDecodeError as exc:
         _refuse_early(exc, text)
+        strict_until = exc.pos
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer over the int-to-str digit limit
         raise LenientJSONError(str(exc)) from None
     try:
-        value = _lenient_quick.one_quote_kind(text)
+        value = _lenient_quick.one_quote_kind(text, strict_until)
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
     if value is not _lenient_quick.NOT_THIS_WAY:
         return value
-    if _lenient_quick.too_deep(text):
-        raise LenientJSONError("nested too deeply")
-    parts = _TOKEN.split(text)
-    _check_end(parts, text)
-    pieces = parts[:]
-    pieces[1::2] = _requote_all(parts[1::2])
-    pieces[0::2] = _skeleton(parts, text).split(_MARK)
-    return _parse(pieces, parts, text)
+    try:
+        rewritten = _lenient_general.rewrite(text)
+    except _lenient_general.Refusal as refusal:
+        cls = TruncatedJSONError if refusal.truncated else LenientJSONError
+        raise _error(refusal.message, text, refusal.pos, cls) from None
+    return _parse(rewritten)
 
 
 def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:
@@ -173,132 +147,15 @@ def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:
     raise _decode_error(exc.msg, exc.pos, text)
 
 
-def _check_end(parts: list[str], text: str) -> None:
-    """Refuse a text ending inside a string or comment: only the last token can be unclosed."""
-    if len(parts) < 3 or parts[-1] or _is_closed(parts[-2]):
-        return
-    last = parts[-2]
-    start = len(text) - len(last)
-    if last[0] == "/":
-        raise _error("unclosed comment", text, start)
-    before = parts[-3].rstrip()
-    in_place = not before or before[-1] in "[{,:"
-    unescaped = re.sub(r"\\.", "", last[1:], flags=re.DOTALL)
-    if in_place and (last[0] == '"' or not any(q in unescaped for q in _QUOTES)):
-        raise _error("ends inside a string", text, start, TruncatedJSONError)
-    raise _error("unterminated string", text, start)
-
-
-def _is_closed(token: str) -> bool:
-    """Whether a token that runs to the end of the text has its closer (not escaped)."""
-    first = token[0]
-    if first in "/#":
-        return first == "#" or token[1] == "/" or (len(token) >= 4 and token.endswith("*/"))
-    if len(token) < 2 or token[-1] not in _CLOSER_OF[first]:
-        return False
-    body = token[1:-1]
-    return (len(body) - len(body.rstrip("\\"))) % 2 == 0
-
-
-def _requote_all(tokens: list[str]) -> list[str]:
-    """Every token as strict JSON, in C-level passes over the tokens joined by a separator."""
-    if len(tokens) <= _FEW_TOKENS:  # Passes over the whole text would cost more than they save.
-        return [_requote(t) for t in tokens]
-    joined = _SEP + _SEP.join(tokens) + _SEP
-    if joined.count(_SEP) != len(tokens) + 1:  # a string holds the separator: one by one
-        return [_requote(t) for t in tokens]
-    joined = _NEEDS_WORK.sub(lambda m: _SEP + _requote(m.group()[1:]), joined)
-    if "/" in joined or "#" in joined:
-        joined = _COMMENT_TOKEN.sub(_SEP + " ", joined)  # not "": `1/**/2` must not become `12`
-    for quote in _QUOTES[1:] if not joined.isascii() else "'":
-        joined = joined.replace(_SEP + quote, _SEP + '"').replace(quote + _SEP, '"' + _SEP)
-    return joined[1:-1].split(_SEP)
-
-
-def _requote(token: str) -> str:
-    """A string token as strict JSON (raw control characters are left to strict=False)."""
-    first = token[0]
-    if first == '"':
-        return _fix_escapes(token) if "\\" in token else token
-    if first in "/#":
-        return " "  # not "": `1/**/2` must not become `12`
-    body = token[1:-1]
-    if "\\" in body:
-        return _fix_escapes('"' + body + '"', bare_quotes=True)
-    return '"' + body.replace('"', '\\"') + '"' if '"' in body else '"' + body + '"'
-
-
-def _fix_escapes(quoted: str, *, bare_quotes: bool = False) -> str:
-    r"""Keep the backslash of escapes JSON lacks; `\'` is an apostrophe; escape bare quotes."""
-    body = quoted[1:-1]
-    shield = next((c for c in "\x01\x02\x03\x04\x05\x06\x07\x08" if c not in body), None)
-    if shield is None:  # every shield character occurs: the exact, slower way
-        return '"' + _SLOW_ESCAPE.sub(_slow_escape, body) + '"'
-    body = _double_bad_escapes(body.replace("\\\\", shield).replace("\\'", "'"))
-    if bare_quotes:
-        body = _RAW_QUOTE.sub(r'\\"', body)
-    return '"' + body.replace(shield, "\\\\") + '"'
-
-
-def _slow_escape(match: re.Match[str]) -> str:
-    escaped = match.group(1)
-    if escaped is None:
-        return '\\"'
-    if escaped[0] in '"\\/bfnrt' or len(escaped) == 5:
-        return match.group()
-    return "'" if escaped == "'" else "\\\\" + escaped
-
-
-def _skeleton(parts: list[str], text: str) -> str:
-    """Everything outside strings, each string replaced by a mark, repaired in C-level passes."""
-    if "/" in text or "#" in text:
-        marks = [_COMMENT_MARK if t[0] in "/#" else _MARK for t in parts[1::2]]
-        skeleton = _interleave(parts[0::2], marks)
-    else:
-        skeleton = _MARK.join(parts[0::2])
-    if skeleton.count(_MARK) + skeleton.count(_COMMENT_MARK) != len(parts) // 2:
-        _refuse_mark(parts, text)
-    return _repaired(skeleton).replace(_COMMENT_MARK, _MARK)
-
-
-def _repaired(skeleton: str) -> str:
-    """The skeleton (strings marked) repaired: odd spaces, Python literals, unquoted keys, trailing commas."""
-    if (odd_space := _odd_space(skeleton)) is not None:
-        skeleton = odd_space.sub(" ", skeleton)
-    for word, pattern, json_word in _PY_LITERALS:
-        if word in skeleton:
-            skeleton = pattern.sub(json_word, skeleton)
-    if skeleton.count(":") != skeleton.count(_MARK + ":"):  # some key is not a string
-        skeleton = '"'.join(_KEY.split(skeleton))  # [a, key, b] -> a"key"b
-    return _TRAILING_COMMA.sub("", skeleton)
-
-
-def _interleave(outside: list[str], between: list[str]) -> str:
-    joined = outside + between
-    joined[0::2] = outside
-    joined[1::2] = between
-    return "".join(joined)
-
-
-def _refuse_mark(parts: list[str], text: str) -> None:
-    """A control character we use as a mark stands outside strings: it is junk anyway."""
-    offset = 0
-    for index, part in enumerate(parts):
-        found = [i for i in (part.find(_MARK), part.find(_COMMENT_MARK)) if i >= 0]
-        if index % 2 == 0 and found:
-            raise _error("unexpected control character", text, offset + min(found))
-        offset += len(part)
-
-
-def _parse(pieces: list[str], parts: list[str], text: str) -> Any:
-    strict = "".join(pieces)
+def _parse(rewritten: _lenient_general.Rewrite) -> Any:
+    strict, text = rewritten.strict, rewritten.text
     try:
         return json.loads(strict, strict=False)
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
     except json.JSONDecodeError as exc:
         if strict[exc.pos :].strip(" \t\n\r"):
-            raise _decode_error(exc.msg, _original_pos(exc.pos, pieces, parts), text) from None
+            raise _decode_error(exc.msg, rewritten.original_pos(exc.pos), text) from None
     except ValueError as exc:
         raise LenientJSONError(str(exc)) from None
     if not strict.strip(" \t\n\r"):
@@ -315,14 +172,6 @@ def _close_once(strict: str, text: str) -> Any:
             except (ValueError, RecursionError):
                 continue
     raise _error("ends before the JSON is complete", text, len(text.rstrip()), TruncatedJSONError)
-
-
-def _original_pos(pos: int, pieces: list[str], parts: list[str]) -> int:
-    """Map a position in the joined pieces to the input (approximate inside a repaired stretch)."""
-    ends = list(itertools.accumulate(map(len, pieces)))
-    index = bisect.bisect_right(ends, pos)
-    offset = pos - (ends[index - 1] if index else 0)
-    return sum(map(len, parts[:index])) + min(offset, len(parts[index]))
 
 
 def _decode_error(message: str, pos: int, text: str) -> LenientJSONError:

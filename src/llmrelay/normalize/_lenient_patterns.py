@@ -1,6 +1,6 @@
 """The patterns `loads_lenient` reads text with: tokens (strings, comments) and the repairs around them.
 
-Shared by the general way (`_lenient_json`) and the quick way (`_lenient_quick`).
+Shared by the general way (`_lenient_general`) and the quick way (`_lenient_quick`).
 """
 
 from __future__ import annotations

@@ -1,26 +1,23 @@
 r"""The quick way of `loads_lenient`: text whose strings are all quoted with one kind of quote.
 
-The general way (`_lenient_json`) splits the text into one Python string per token, which on
-a megabyte of dense tokens (a Python dict's repr, smart-quoted strings) costs several hundred
-ms and ~50 times the input in memory. Here such text is read with `str.replace` and `re.sub`
-passes over the whole text and one `json.loads`; `too_deep` refuses, before any split, a text
-nested past what `json.loads` reads (`{'a':` repeated). Equivalence with the general way is a
+The general way (`_lenient_general`) splits the text into one Python string per token, a
+block at a time, which on a megabyte of dense tokens (a Python dict's repr, smart-quoted
+strings) costs several times as much. Here such text is read with `str.replace` and `re.sub`
+passes over the whole text and one `json.loads`. Equivalence with the general way is a
 property test (`tests/normalize/test_lenient_json.py::test_the_quick_way_reads_as_the_general_way`).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import re
-import sys
 from typing import Any
 
-from ._lenient_patterns import _KEY, _PY_LITERALS, _QUOTES, _TOKEN, _TRAILING_COMMA, _double_bad_escapes, _odd_space
+from ._lenient_patterns import _KEY, _PY_LITERALS, _TRAILING_COMMA, _double_bad_escapes, _odd_space
 from ._scan import possessive
 
-__all__ = ["NOT_THIS_WAY", "one_quote_kind", "too_deep"]
+__all__ = ["NOT_THIS_WAY", "one_quote_kind"]
 
 # The kinds of quote `one_quote_kind` swaps for `"`, each with all the characters that may close it.
 _SWAPPABLE = ("'", "“”", "‘’")
@@ -28,12 +25,9 @@ _SWAPPABLE = ("'", "“”", "‘’")
 _BACKSLASH, _APOSTROPHE, _QUOTE = _SHIELDS = ("\x02", "\x03", "\x04")
 NOT_THIS_WAY: Any = object()
 """What `one_quote_kind` answers for a text it leaves to the general way."""
-_TOKEN_STARTS = _QUOTES + "/#"
-_ZEROS = itertools.repeat(0)
-_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
 
 
-def one_quote_kind(text: str) -> Any:
+def one_quote_kind(text: str, strict_until: int = 0) -> Any:
     r"""The value of a text whose strings are all quoted with one kind of quote, read the quick way.
 
     The usual repairs (a Python dict's repr, smart quotes, trailing commas, literals) done by a
@@ -45,9 +39,14 @@ def one_quote_kind(text: str) -> Any:
     so fails to parse). Escapes are rewritten as the general way rewrites them (with `'` or no
     other quote only). Else, with comments, quotes of several kinds, or when the result is not
     JSON: `NOT_THIS_WAY`, and the general way reads it.
+
+    `strict_until`: where strict JSON failed in the text. A `"` before it is in a double-quoted
+    string (the first is where a value or key may start), which swapping quotes would break.
     """
     kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
     escapes = "\\" in text
+    if kinds and text.find('"', 0, strict_until) >= 0:  # double-quoted strings beside others
+        return NOT_THIS_WAY
     if len(kinds) > 1 or (escapes and (kinds not in ([], ["'"]) or any(mark in text for mark in _SHIELDS))):
         return NOT_THIS_WAY
     swapped = _escapes_shielded(text) if escapes else text
@@ -120,24 +119,3 @@ def _plain_strings(literals: tuple[str, ...], commas: bool, keys: bool) -> re.Pa
         specials.append(r",(?![ \t\n\r]*+[\]}])")
     body = rf'[^"\\{stops}]*+(?:(?:{"|".join(specials)})[^"\\{stops}]*+)*+'
     return possessive(rf'[^"]*+(?:"{body}"[^"]*+)*+', re.DOTALL)
-
-
-def too_deep(text: str) -> bool:
-    """Whether `text` is nested deeper than `json.loads` can read: told before it is split into tokens.
-
-    `{'a':` repeated is a token every 2.5 characters: split, it would take 50 times its size
-    in memory only to reach the same RecursionError. Its depth is counted in C: strings and
-    comments removed (one `re.sub`, no object per token), then a running sum over the brackets.
-    """
-    limit = sys.getrecursionlimit()
-    if text.count("{") + text.count("[") < limit:
-        return False
-    outside = _TOKEN.sub(" ", text) if any(char in text for char in _TOKEN_STARTS) else text
-    depth, size = 0, limit // 2
-    for start in range(0, len(outside), size):  # Blocks: counted by str methods, summed only near the limit.
-        block = outside[start : start + size]
-        opened = block.count("{") + block.count("[")
-        if depth + opened >= limit and depth + max(itertools.accumulate(map(_DEPTH_STEP.get, block, _ZEROS))) >= limit:
-            return True
-        depth += opened - block.count("}") - block.count("]")
-    return False

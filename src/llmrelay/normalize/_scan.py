@@ -13,7 +13,7 @@ pass keeps a stack of open brackets, so each character is looked at a constant n
 
 - regexes jump from one run of brackets to the next (strings are skipped inside the regex), so
   Python code runs once per *run* (`{{[`), not per character; a long region that is valid
-  JSON is measured by `json.JSONDecoder.raw_decode`, in C;
+  JSON is measured by the C scanner of `json`, one item at a time (`_leading_items`);
 - a region that never closes (a stray `{` in prose) does not hide the regions inside it: they
   are yielded at the end of the text, or once `max_candidates` of them are waiting;
 - a closer of the wrong kind (`{"a": [1}`) ends the attempt: the regions closed inside it are
@@ -53,6 +53,7 @@ _OPENER_RUNS = possessive(rf'[^"{{\[]*+(?:{_STRING}[^"{{\[]*+)*+(?:([{{\[]+)|\Z)
 _OPENER_RUNS_NO_STRINGS = possessive(r"[^{\[]*+(?:([{\[]+)|\Z)")
 _CLOSE, _QUOTE = 1, 2
 _CLOSER_FOR = str.maketrans("{[", "}]")
+_CLOSER_FOR_OPENER = {"{": "}", "[": "]"}
 _DECODER = json.JSONDecoder(strict=False)
 _SCAN_ONCE = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at a position
 _BLANK = re.compile(r"[ \t\n\r]*")
@@ -166,14 +167,10 @@ def _scan_group(
             skipped.clear()
         closer_runs += 1
         if closer_runs == _DECODE_AFTER and stack and stack[0][0] == start:
-            decoded_end = _decode_end(text, start, end)
+            items, resume, decoded_end = _leading_items(text, start, end)
             if decoded_end is not None:  # a long region of valid JSON: measured in C
                 return [(start, decoded_end)], decoded_end, decoded_end, strings
-            # Its first items may be valid JSON: measured in C, one by one. Only where the region
-            # read so far is an eighth of what precedes it: an error in an item costs
-            # O(position) (json counts the lines before it), so the work stays linear.
-            items, resume = _valid_items(text, start, end) if (pos - start) * 8 >= start else ([], start)
-            if resume > pos:
+            if resume > pos:  # its first items are valid JSON: read on from the first that is not
                 regions, stack, pos = items, [[start, 1]], resume
                 continue
         at = match.start(kind)
@@ -211,54 +208,65 @@ def _opener_runs(text: str, stretches: list[tuple[int, int, bool]]) -> list[list
     return runs
 
 
-def _decode_end(text: str, start: int, end: int) -> int | None:
-    """Where the valid JSON value at `start` ends, or None.
+def _leading_items(text: str, start: int, end: int) -> tuple[list[Span], int, int | None]:
+    """The leading items of the array or object at `start` that are valid JSON, read by the C scanner.
 
-    `raw_decode` is given growing slices, never the whole text: the error it raises counts
-    the lines before the error position, which from deep in a long text costs O(position).
+    Returns the regions among them (the items that are arrays or objects), where reading
+    resumes (at the first item that is not valid JSON, or after the last one), and where the
+    region ends when all of it is valid JSON (None otherwise). One item broken near the end of
+    a megabyte-long array then costs one C call per item, not a Python step per run of
+    brackets; and only one item's value is held at a time, not the whole array's.
+
+    Read in growing slices, never the whole text: the error the scanner raises counts the
+    lines before its position, which from deep in a long text costs O(position).
     """
     size = 4096
     while True:
-        chunk = text[start : min(start + size, end)]
-        try:
-            return start + _DECODER.raw_decode(chunk)[1]
-        except json.JSONDecodeError as exc:
-            cut_short = exc.pos >= len(chunk) - 8 or exc.msg.startswith("Unterminated string")
-            if not cut_short or start + len(chunk) >= end:
-                return None
-        except (ValueError, RecursionError):
-            return None
+        stop = min(start + size, end)
+        regions, resume, failed_at = _valid_items(text[start:stop], start)
+        if failed_at is None:
+            return regions, start + resume, start + resume + 1
+        if failed_at < stop - start - 8 or stop >= end:  # an item is broken (not cut by the slice)
+            return regions, start + resume, None
         size *= 4
 
 
-def _valid_items(text: str, start: int, end: int) -> tuple[list[Span], int]:
-    """The leading items of the array or object at `start` that are valid JSON, read by the C scanner.
+def _valid_items(chunk: str, offset: int) -> tuple[list[Span], int, int | None]:
+    """`_leading_items` in `chunk`, which starts with the opener at `offset` in the text.
 
-    Returns the regions among them (the items that are arrays or objects) and where reading
-    resumes: at the first item that is not valid JSON, or after the last one. One item broken
-    near the end of a megabyte-long array then costs one C call per item, not a Python step
-    per run of brackets.
+    The regions are positions in the text; where reading resumes and failed (None: the region
+    closed) are positions in `chunk`.
     """
     regions: list[Span] = []
-    resume = pos = _skip_blank(text, start + 1)
+    resume = pos = _skip_blank(chunk, 1)
+    is_object = chunk[0] == "{"
     while True:
         try:
-            if text[start] == "{":  # a key, a colon, then the value
-                if text[pos] != '"' or text[(pos := _skip_blank(text, _SCAN_ONCE(text, pos)[1]))] != ":":
-                    return regions, resume
-                pos = _skip_blank(text, pos + 1)
-            value_end = _SCAN_ONCE(text, pos)[1]
-        except (StopIteration, ValueError, IndexError, RecursionError):
-            return regions, resume
-        if value_end > end:
-            return regions, resume
-        if text[pos] in "{[":
-            regions.append((pos, value_end))
-        resume = value_end if text.startswith(",", value_end) else _skip_blank(text, value_end)
-        if resume >= end or text[resume] != ",":
-            return regions, resume
-        usual = text.startswith(", ", resume) and not text.startswith(_BLANKS, resume + 2)  # then no more to skip
-        pos = resume + 2 if usual else _skip_blank(text, resume + 1)
+            if is_object:  # a key, a colon, then the value
+                if chunk[pos] != '"' or chunk[(pos := _skip_blank(chunk, _SCAN_ONCE(chunk, pos)[1]))] != ":":
+                    return regions, resume, _closed_or(chunk, resume, pos)
+                pos = _skip_blank(chunk, pos + 1)
+            value_end = _SCAN_ONCE(chunk, pos)[1]
+        except StopIteration as exc:
+            return regions, resume, _closed_or(chunk, resume, exc.value)
+        except json.JSONDecodeError as exc:
+            return regions, resume, len(chunk) if exc.msg.startswith("Unterminated string") else exc.pos
+        except IndexError:
+            return regions, resume, len(chunk)
+        except (ValueError, RecursionError):
+            return regions, resume, pos
+        if chunk[pos] in "{[":
+            regions.append((offset + pos, offset + value_end))
+        resume = value_end if chunk.startswith(",", value_end) else _skip_blank(chunk, value_end)
+        if resume >= len(chunk) or chunk[resume] != ",":
+            return regions, resume, _closed_or(chunk, resume, resume)
+        usual = chunk.startswith(", ", resume) and not chunk.startswith(_BLANKS, resume + 2)  # then no more to skip
+        pos = resume + 2 if usual else _skip_blank(chunk, resume + 1)
+
+
+def _closed_or(chunk: str, resume: int, failed_at: int) -> int | None:
+    """None when the region closes at `resume` (after its last item, or empty): else where reading failed."""
+    return None if chunk.startswith(_CLOSER_FOR_OPENER[chunk[0]], resume) else failed_at
 
 
 def _skip_blank(text: str, pos: int) -> int:
