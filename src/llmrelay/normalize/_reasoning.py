@@ -163,6 +163,10 @@ def _is_json(text: str) -> bool:
 
 def may_close_reasoning(text: str) -> bool:
     """Whether `text` may hold a close tag of reasoning (a cheap check before `split_reasoning`)."""
+    # Every orphan close tag holds `hink` or `HINK`. A one-character test is a memchr (some forty
+    # times faster than a search for a longer string), so the usual answer pays two of those.
+    if not ("k" in text and "hink" in text) and not ("K" in text and "HINK" in text):
+        return False
     return any(hint in text for hint in _ORPHAN_HINTS)
 
 
