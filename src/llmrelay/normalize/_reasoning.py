@@ -156,7 +156,7 @@ def _before_orphan_closer(text: str) -> tuple[str | None, str]:
 def _is_json(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # Nested past the recursion limit: not a JSON answer we read.
         return False
     return True
 

@@ -219,6 +219,15 @@ def test_no_reasoning_leaves_the_text_alone() -> None:
     assert split_reasoning(text) == (None, text)
 
 
+@pytest.mark.parametrize("opener", ["[", "{"])
+def test_a_lone_close_tag_after_nesting_past_the_recursion_limit_never_raises(opener: str) -> None:
+    # The check that a whole JSON answer names the tag (not reasoning) decodes the text: a text
+    # nested deeper than Python recurses must not raise out of parse_response.
+    text = opener * 200_000 + " I think </think> done"
+    result = parse_response(text)
+    assert (result.reasoning, result.content) == (text[: text.index(" </think>")].strip(), "done")
+
+
 @pytest.mark.parametrize("unit", ["<think>", "<think></think>", "<think>a</think>\n", "◁think▷◁/think▷"])
 def test_hostile_repetition_is_linear(unit: str) -> None:
     text = unit * 200_000
