@@ -12,7 +12,13 @@ from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
 from ._clean_envelope import read_envelope
 from ._dispatch import first_reading, plan_for
-from ._reasoning import join_reasoning, may_close_reasoning, reasoning_calls, split_reasoning
+from ._reasoning import (
+    REASONING_STARTS,
+    join_reasoning,
+    reasoning_before_lone_close,
+    reasoning_calls,
+    split_reasoning,
+)
 from ._registry import registered_strategies
 from ._turn_end import without_turn_end
 from ._types import Candidate, Parsed, Strategy
@@ -89,8 +95,10 @@ def read_capped(
     answer, thought = text, None
     if found is None:  # A JSON document has neither end-of-turn tokens nor reasoning around it.
         answer = without_turn_end(text)
-        if answer[:1] in _MAY_THINK or answer[:1].isspace() or may_close_reasoning(answer):
-            thought, answer = split_reasoning(answer)  # Skipped by most answers (a microsecond each).
+        if answer[:1] in REASONING_STARTS or answer[:1].isspace():
+            thought, answer = split_reasoning(answer)
+        else:  # Most answers: a few one-character scans say there is no lone `</think>` either.
+            thought, answer = reasoning_before_lone_close(answer)
     reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls, found)
     if thought is not None:
         return _with_reasoning(thought, reading, text, strategies), dropped
@@ -137,9 +145,6 @@ def _read_answer(
     if parsed.reasoning is not None:
         completion = replace(completion, reasoning=parsed.reasoning)
     return completion, dropped
-
-
-_MAY_THINK = frozenset("<◁H[")  # What a reasoning block starts with (see `_reasoning`; `[`: Magistral).
 
 
 def _with_reasoning(thought: str, answer: Completion, text: str, strategies: Sequence[Strategy]) -> Completion:

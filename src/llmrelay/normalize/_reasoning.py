@@ -17,7 +17,7 @@ another; a block never closed is reasoning to the end of the answer (the model r
 tokens while thinking). The same tags later in an answer are text the model wrote about them,
 and stay in the content. One exception: when the prompt opened the block (DeepSeek R1, Qwen3
 thinking, GLM, MiniMax), the answer starts inside it and only the close tag is written; the
-text before the first close tag is then the reasoning (see `_before_orphan_closer`).
+text before the first close tag is then the reasoning (see `reasoning_before_lone_close`).
 
 Hunyuan wraps the answer after its reasoning in `<answer>…</answer>`, ERNIE 4.5 in
 `<response>…</response>`: those wrappers are removed. ServiceNow's Apriel thinkers start with
@@ -64,11 +64,12 @@ _BLOCKS = {
 # accepts all three close tags): any of them ends the block.
 _IFM_CLOSERS = ("</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>")
 _CLOSERS = {opener: _IFM_CLOSERS if opener.startswith("<ifm|") else (closer,) for opener, closer in _BLOCKS.items()}
-_FIRST = frozenset(opener[0] for opener in _BLOCKS)
+REASONING_STARTS = frozenset(opener[0] for opener in _BLOCKS)
+"""The characters a reasoning block starts with (after blank space)."""
 _MAX_BLOCKS = 64  # Blocks read one by one; models write one or a few, hostile text 200k.
 _OPENER = re.compile("|".join(map(re.escape, _BLOCKS)))
-# The close tags that end a block opened in the prompt (see `_before_orphan_closer`); Apriel's and
-# Gemma 4's markers are not among them (their templates do not open the block).
+# The close tags that end a block opened in the prompt (see `reasoning_before_lone_close`);
+# Apriel's and Gemma 4's markers are not among them (their templates do not open the block).
 _ORPHANS = (
     "</think>",
     "</seed:think>",
@@ -102,8 +103,8 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
     Returns `(None, text)` unchanged when the answer does not start with a reasoning block.
     """
     position = skip_space(text, 0)
-    if position == len(text) or text[position] not in _FIRST:
-        return _before_orphan_closer(text)
+    if position == len(text) or text[position] not in REASONING_STARTS:
+        return reasoning_before_lone_close(text)
     thoughts: list[str] = []
     # Each block's close tag is searched from its own body on, so many blocks cost linear time.
     while (found := _OPENER.match(text, position)) is not None:
@@ -121,7 +122,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         thoughts.append(text[body:close].strip())
         position = skip_space(text, close + len(closer))
     if not thoughts:
-        return _before_orphan_closer(text)
+        return reasoning_before_lone_close(text)
     return "\n\n".join(t for t in thoughts if t), _unwrap_answer(text[position:])
 
 
@@ -133,7 +134,7 @@ def _first_close(text: str, closers: tuple[str, ...], start: int) -> tuple[int, 
     return min(found) if found else (-1, closers[0])
 
 
-def _before_orphan_closer(text: str) -> tuple[str | None, str]:
+def reasoning_before_lone_close(text: str) -> tuple[str | None, str]:
     """The reasoning before a close tag whose open tag was in the prompt, and the answer after it.
 
     DeepSeek R1, Qwen3's thinking models, GLM and MiniMax end their prompt with `<think>`: the
@@ -141,7 +142,7 @@ def _before_orphan_closer(text: str) -> tuple[str | None, str]:
     reasoning parsers read the text before it as reasoning). A close tag counts when nothing
     before it opens a block and it is not quoted (`` `</think>` `` in prose about the tag).
     """
-    if not may_close_reasoning(text):
+    if not _may_close_reasoning(text):
         return None, text  # The common case, a few scans in C.
     found = _ORPHAN.search(text)
     if found is None or _OPENER.search(text, 0, found.start()) is not None:
@@ -161,8 +162,8 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def may_close_reasoning(text: str) -> bool:
-    """Whether `text` may hold a close tag of reasoning (a cheap check before `split_reasoning`)."""
+def _may_close_reasoning(text: str) -> bool:
+    """Whether `text` may hold a lone close tag of reasoning (a cheap check before the search)."""
     # Every orphan close tag holds `hink` or `HINK`. A one-character test is a memchr (some forty
     # times faster than a search for a longer string), so the usual answer pays two of those.
     if not ("k" in text and "hink" in text) and not ("K" in text and "HINK" in text):
