@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from .._envelope import RejectedCall
 from ._budget import MAX_TAGS, TagBudget
 from ._calls import calls_in, decode_json, is_tool_name
+from ._repeats import BlockReading, RepeatedBlocks
 from ._salvage import array_items, read_items
 from ._text import cut_spans, join_pieces, skip_space
 from ._types import CallReading, Candidate, Parsed
@@ -200,12 +201,18 @@ def parse_tagged_json(
     readings: list[CallReading] = []
     budget = TagBudget()
     interpret = partial(_json_readings, where=where)
-    for block in tag_blocks(text, open_tag, close_tag, first_chars, budget):
-        found = _read_clean_block(text, block, where) or read_json_block(text, block, interpret, where)
+
+    def read_other(block: TagBlock) -> BlockReading:
+        found = read_json_block(text, block, interpret, where)
         if found is None and bare_names:
             found = _read_bare_name(text, block)
         if found is None and other is not None:
             found = other(text, block)
+        return found
+
+    repeated = RepeatedBlocks(text, read_other)
+    for block in tag_blocks(text, open_tag, close_tag, first_chars, budget):
+        found = _read_clean_block(text, block, where) or repeated.read(block)
         if found is not None:
             readings.extend(found[0])
             spans.append((block.start, found[1]))

@@ -21,9 +21,12 @@ JSON or `<invoke>` markup belongs to the strategies ordered before this one.
 
 from __future__ import annotations
 
+from functools import partial
+
 from .._budget import TagBudget
 from .._calls import read_json_calls
-from .._tags import tag_blocks, to_parsed
+from .._repeats import BlockReading, RepeatedBlocks
+from .._tags import TagBlock, tag_blocks, to_parsed
 from .._types import CallReading, Parsed
 from .pythonic import read_call_list, read_one_call
 
@@ -46,19 +49,25 @@ class Lfm2ToolCalls:
         spans: list[tuple[int, int]] = []
         readings: list[CallReading] = []
         budget = TagBudget()
+        repeated = RepeatedBlocks(text, partial(_read_lfm2_block, text))
         for block in tag_blocks(text, _LFM2_OPEN, _LFM2_CLOSE, r"\[{A-Za-z_", budget):
-            body = text[block.body_start : block.body_end].strip()
-            if block.closed and not body.strip("[] \n"):
-                spans.append((block.start, block.end))  # `[]`: the model called nothing; markup all the same.
-                continue
-            if body.startswith(("{", "[{", "[ {", "[\n{")):
-                found: list[CallReading] | None = read_json_calls(body, f"in {_LFM2_OPEN}")
-            else:
-                found = read_call_list(body if body.startswith("[") else f"[{body}]")
+            found = repeated.read(block)
             if found is not None:
-                readings.extend(found)
-                spans.append((block.start, block.end))
+                readings.extend(found[0])
+                spans.append((block.start, found[1]))
         return to_parsed(text, spans, readings, budget) if spans else None
+
+
+def _read_lfm2_block(text: str, block: TagBlock) -> BlockReading:
+    """One LFM2 block: its Python (or JSON) call list; None when it holds none."""
+    body = text[block.body_start : block.body_end].strip()
+    if block.closed and not body.strip("[] \n"):
+        return [], block.end  # `[]`: the model called nothing; markup all the same.
+    if body.startswith(("{", "[{", "[ {", "[\n{")):
+        found: list[CallReading] | None = read_json_calls(body, f"in {_LFM2_OPEN}")
+    else:
+        found = read_call_list(body if body.startswith("[") else f"[{body}]")
+    return None if found is None else (found, block.end)
 
 
 class Olmo3FunctionCalls:
