@@ -30,7 +30,9 @@ from ._types import Parsed, Strategy
 
 # Characters by how common they are in answers (prose and JSON), most common first; a marker's
 # anchors are its characters furthest down this list (any character not in it is rarer still).
-_COMMON = " etaoinsrhldcumfpgwybvkxjqz\n\"',.:_{}0123456789-[]()TAISOCMWHBNLPDRFEGYUVKJQXZ"
+# `<` and `>` are common in the tagged answers most formats write: MiniMax M3's
+# `]<]minimax[>[<tool_call>` is anchored on `]` and `[`, not on what every Hermes answer holds.
+_COMMON = " etaoinsrhldcumfpgwybvkxjqz\n\"',.:_{}0123456789-<>[]()TAISOCMWHBNLPDRFEGYUVKJQXZ"
 
 
 class Plan:

@@ -13,7 +13,6 @@ Qwen3-Coder and GLM decode an argument written as text (`json_or_text`).
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -21,17 +20,18 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from .._envelope import RejectedCall
-from ._budget import MAX_TAGS, TagBudget
+from ._budget import TagBudget
 from ._calls import calls_in, decode_json, is_tool_name
+from ._clean_tags import block_starts
+from ._clean_tags import read_clean_answer as _read_clean_answer
 from ._repeats import BlockReading, RepeatedBlocks
 from ._salvage import array_items, read_items
-from ._text import cut_spans, join_pieces, skip_space
+from ._text import cut_spans, skip_space
 from ._types import CallReading, Candidate, Parsed
 
 _DECODER = json.JSONDecoder()
 # What `_DECODER.raw_decode` calls, without its wrapper: (value, end), or StopIteration.
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
-_JSON_OPENERS = ("{", "[")
 Interpret = Callable[[list[Any]], list[CallReading]]
 """What decoded JSON values mean, as calls (or rejections)."""
 
@@ -97,7 +97,7 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
             skipped by the regex scan itself, so prose full of empty tags costs no Python work.
         budget: the tags this reading may still examine.
     """
-    candidates = NextOccurrence(text, _candidates(open_tag, first))
+    candidates = NextOccurrence(text, block_starts(open_tag, first))
     opens, closes = NextOccurrence(text, open_tag), NextOccurrence(text, close_tag)
     position = 0
     while (found := candidates.find(position)) is not None and budget.take():
@@ -111,12 +111,6 @@ def tag_blocks(text: str, open_tag: str, close_tag: str, first: str, budget: Tag
             block = TagBlock(start, body_start, limit, limit, closed=False)
         yield block
         position = block.end
-
-
-@functools.cache
-def _candidates(open_tag: str, first: str) -> re.Pattern[str]:
-    """`open_tag` where a block starts: followed, after blank space, by a character of `first`."""
-    return re.compile(re.escape(open_tag) + rf"(?=\s*[{first}])")
 
 
 def widen(text: str, start: int, end: int, open_tag: str, close_tag: str) -> tuple[int, int]:
@@ -217,85 +211,6 @@ def parse_tagged_json(
             readings.extend(found[0])
             spans.append((block.start, found[1]))
     return to_parsed(text, spans, readings, budget) if readings else None
-
-
-def _read_clean_answer(text: str, open_tag: str, close_tag: str, first_chars: str, where: str) -> Parsed | None:
-    """The usual answer, read fast: every block closed and clean (see `_read_clean_block`); else None.
-
-    `tag_blocks` searches three times per block (candidate, next open tag, close tag), each
-    search running through the block's body. Here the JSON after each open tag is decoded where
-    it stands, and the close tag must follow it after blank space; when the JSON holds no `<`,
-    neither tag can sit inside it (`memchr` answers that), so the next search for the open tag
-    runs through the prose between blocks only. Those are the blocks `tag_blocks` finds, read as
-    `read_json_block` reads them, with the prose `cut_spans` keeps: the same `Parsed`; past the
-    tag budget, the rest is left unread as `tag_blocks` leaves it. Any other block, and the
-    general reader takes over.
-    """
-    find, startswith = text.find, text.startswith  # Looked up once: hundreds of blocks.
-    start = find(open_tag)
-    if start == -1:
-        return None
-    kept = [text[:start]]
-    calls: list[Candidate] = []
-    rejected: list[RejectedCall] = []
-    scan, budget = _SCAN, MAX_TAGS
-    position = 0
-    while start != -1:
-        budget -= 1
-        if budget < 0:  # `tag_blocks`' budget spent: the rest is prose, and said so if a block starts there.
-            kept[-1] = text[position:]
-            if _candidates(open_tag, first_chars).search(text, start) is not None:
-                rejected.append(TagBudget().rejection())
-            break
-        first = start + len(open_tag)
-        if text[first : first + 1] == "\n":  # The usual layout, the JSON on a line of its own: no regex.
-            first += 1
-        if text[first : first + 1] not in _JSON_OPENERS:
-            first = skip_space(text, first)
-            if text[first : first + 1] not in _JSON_OPENERS:
-                return None
-        try:
-            value, end = scan(text, first)
-        except (StopIteration, ValueError, RecursionError):
-            return None
-        if startswith(close_tag, end):
-            close = end
-        elif startswith(close_tag, end + 1) and text[end] == "\n":
-            close = end + 1
-        elif startswith(close_tag, close := skip_space(text, end)):
-            pass
-        else:
-            return None
-        if find("<", first, end) != -1 and _holds_a_tag(text, first, end, open_tag, close_tag):
-            return None
-        # The canonical call read inline (as `read_call` reads it first): most blocks are one.
-        if (
-            type(value) is dict
-            and len(value) == 2
-            and type(arguments := value.get("arguments")) is dict
-            and type(name := value.get("name")) is str
-            and name.isidentifier()
-            and len(name) <= 128
-        ):
-            calls.append(Candidate(name, arguments, None, True))
-        else:
-            for reading in calls_in(value, where):
-                if isinstance(reading, Candidate):
-                    calls.append(reading)
-                else:
-                    rejected.append(reading)
-        position = close + len(close_tag)
-        start = find(open_tag, position)
-        kept.append(text[position:start] if start != -1 else text[position:])
-    # Blocks of empty arrays only: no call read, so not this format (as `parse_tagged_json` says).
-    if not calls and not rejected:
-        return None
-    return Parsed(calls, join_pieces(kept), None, rejected)  # What `Parsed.from_readings` makes of them.
-
-
-def _holds_a_tag(text: str, start: int, end: int, open_tag: str, close_tag: str) -> bool:
-    """Whether `open_tag` or `close_tag` occurs in `text[start:end]` (in a JSON string, say)."""
-    return text.find(open_tag, start, end) != -1 or text.find(close_tag, start, end) != -1
 
 
 def _read_clean_block(text: str, block: TagBlock, where: str) -> tuple[list[CallReading], int] | None:

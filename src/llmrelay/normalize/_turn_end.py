@@ -53,7 +53,7 @@ def without_turn_end(text: str) -> str:
     last = text[-1:]
     if last != ">" and not last.isspace():
         return text  # The common case, decided without a copy: every token ends with `>`.
-    end = len(text.rstrip())
+    end = _stripped_end(text)
     found = 0
     while found < _MAX_TOKENS and text.endswith(TURN_END_TOKENS, 0, end):
         token = next(t for t in TURN_END_TOKENS if text.endswith(t, 0, end))
@@ -67,12 +67,20 @@ def without_turn_end(text: str) -> str:
 _LONGEST = max(map(len, TURN_END_TOKENS))
 
 
+def _stripped_end(text: str) -> int:
+    """`len(text.rstrip())`, without copying the text (a 1 MB answer ending in a newline): its tail, as a rule."""
+    tail = text[-256:]
+    if stripped := tail.rstrip():
+        return len(text) - len(tail) + len(stripped)
+    return len(text.rstrip())
+
+
 def turn_end_tail(text: str) -> int:
     """How many characters `text` ends with that may be end-of-turn tokens, whole or still arriving.
 
     What a stream holds back: the answer may end there, and then they are not part of it.
     """
-    end = len(text.rstrip())
+    end = _stripped_end(text)
     if "<" not in text[max(0, end - _LONGEST) : end]:
         return 0  # The common case: no token, whole or arriving, ends the text.
     kept = without_turn_end(text)
