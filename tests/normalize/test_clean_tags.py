@@ -11,6 +11,7 @@ from unittest import mock
 import pytest
 
 from llmrelay.normalize import _tags
+from llmrelay.normalize._budget import MAX_TAGS
 from llmrelay.normalize._tags import parse_tagged_json
 
 CALL = '{"name": "f", "arguments": {"a": 1}}'
@@ -84,3 +85,13 @@ def test_one_pass_reads_as_the_general_reader(open_tag: str, close_tag: str, tex
     assert parse_tagged_json(text, open_tag, close_tag) == expected
     if found is not None:
         assert found == expected
+
+
+@pytest.mark.parametrize("between", ["\n", " ok ", ""], ids=["blank", "prose", "nothing"])
+@pytest.mark.parametrize("after", ["", f"<tool_call>{CALL}</tool_call> end", "<tool_call> x", " <tool_call>"])
+def test_past_the_tag_budget_whatever_lies_between(between: str, after: str) -> None:
+    """The last block read, the budget spent: the rest is one piece of prose, as `tag_blocks` leaves it."""
+    text = "Sure.\n" + between.join([f"<tool_call>{CALL}</tool_call>"] * MAX_TAGS) + between + after
+    found = _tags._read_clean_answer(text, "<tool_call>", "</tool_call>", r"\[{", "in <tool_call>")
+    with mock.patch.object(_tags, "_read_clean_answer", return_value=None):
+        assert found == parse_tagged_json(text, "<tool_call>", "</tool_call>")

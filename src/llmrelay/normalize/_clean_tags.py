@@ -45,18 +45,20 @@ def read_clean_answer(text: str, open_tag: str, close_tag: str, first_chars: str
     kept = [text[:start]]
     calls: list[Candidate] = []
     rejected: list[RejectedCall] = []
-    scan, budget, between = _SCAN, MAX_TAGS, steps.between.match
-    position, first = 0, steps.open.match(text, start).end()  # type: ignore[union-attr]  # The tag is there.
+    scan, budget, adjacent, between = _SCAN, MAX_TAGS, steps.adjacent.match, steps.between.match
+    first = steps.open.match(text, start).end()  # type: ignore[union-attr]  # The tag is there.
     if text[first : first + 1] not in _JSON_OPENERS:
         return None
-    step: re.Match[str] | None = None
+    end, blank = 0, False
     while True:
         budget -= 1
         if budget < 0:  # `tag_blocks`' budget spent: the rest is prose, and said so if a block starts there.
-            if step is not None:
-                position, start = step.span(1)
-            kept[-1] = text[position:]
-            rejected.extend(_unread(text, start, open_tag, first_chars))
+            position = steps.close.match(text, end).end()  # type: ignore[union-attr]  # Matched before.
+            if blank:  # The blank space before the next block was not kept: the rest is one piece.
+                kept.append(text[position:])
+            else:
+                kept[-1] = text[position:]
+            rejected.extend(_unread(text, find(open_tag, position), open_tag, first_chars))
             break
         try:
             value, end = scan(text, first)
@@ -76,10 +78,14 @@ def read_clean_answer(text: str, open_tag: str, close_tag: str, first_chars: str
             calls.append(Candidate(name, arguments, None, True))
         else:
             _sort(calls_in(value, where), calls, rejected)
-        step = between(text, end)
-        if step is not None:  # The usual case: closed, some prose, and the next block's JSON.
+        # The usual case: closed, then the next block's JSON, with blank space only between
+        # (`join_pieces` would drop it) or some prose.
+        if (step := adjacent(text, end)) is not None:
+            first, blank = step.end(), True
+            continue
+        if (step := between(text, end)) is not None:
             kept.append(step.group(1))
-            first = step.end()
+            first, blank = step.end(), False
             continue
         close = steps.close.match(text, end)
         if close is None:
@@ -90,7 +96,7 @@ def read_clean_answer(text: str, open_tag: str, close_tag: str, first_chars: str
             kept.append(text[position:])
             break
         kept.append(text[position:start])
-        first = steps.open.match(text, start).end()  # type: ignore[union-attr]  # The tag is there.
+        first, blank = steps.open.match(text, start).end(), False  # type: ignore[union-attr]  # The tag is there.
         if budget and text[first : first + 1] not in _JSON_OPENERS:  # (No budget: the rest is prose.)
             return None
     # Blocks of empty arrays only: no call read, so not this format (as `parse_tagged_json` says).
@@ -124,6 +130,8 @@ class _CleanSteps(NamedTuple):
     """From the end of a block's JSON: blank space, the close tag, the prose (group 1) up to the
     next open tag, that tag and blank space, where JSON starts. The prose runs to the first open
     tag there is (possessive, so a failed match costs no backtracking)."""
+    adjacent: re.Pattern[str]
+    """`between` where the prose is blank space only (no group to read)."""
 
 
 @functools.cache
@@ -132,7 +140,13 @@ def _clean_steps(open_tag: str, close_tag: str) -> _CleanSteps:
     prose = rf"([^{head}]*+(?:{head}(?!{rest})[^{head}]*+)*+)"
     opened = re.escape(open_tag) + r"\s*"
     closed = r"\s*" + re.escape(close_tag)
-    return _CleanSteps(re.compile(opened), re.compile(closed), re.compile(closed + prose + opened + r"(?=[\[{])"))
+    json_starts = r"(?=[\[{])"
+    return _CleanSteps(
+        re.compile(opened),
+        re.compile(closed),
+        re.compile(closed + prose + opened + json_starts),
+        re.compile(closed + r"\s*+" + opened + json_starts),
+    )
 
 
 def _holds_a_tag(text: str, start: int, end: int, open_tag: str, close_tag: str) -> bool:
