@@ -184,7 +184,9 @@ def parse_tagged_json(
         close_tag: e.g. `</tool_call>`.
         bare_names: whether a closed block holding only a tool name is a call without arguments.
         other: reads a block whose body starts with a letter and is no bare name (another
-            format's body in the same tags); needs `bare_names`.
+            format's body in the same tags); needs `bare_names`. Its reading may depend on the
+            block's body, whether it is closed and whether it ends the text, nothing else: a
+            body written again is not read again (`RepeatedBlocks`).
     """
     where = f"in {open_tag}"
     first_chars = r"\[{A-Za-z_" if bare_names else r"\[{"

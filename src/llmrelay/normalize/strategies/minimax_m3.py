@@ -39,7 +39,9 @@ class MiniMaxM3Xml:
     """`]<]minimax[>[<tool_call>` wrappers of namespaced `<invoke>` calls (MiniMax M3)."""
 
     name = "minimax_m3"
-    markers = (_OPEN,)
+    # The tag inside the namespace, which `_OPEN` holds: the one scan for tags finds it, where the
+    # whole wrapper (no `<` first) would be a search of its own in every answer with `[` and `]`.
+    markers = ("<]minimax[>",)
 
     def detect(self, text: str) -> bool:
         """Cheap check: the namespaced wrapper occurs."""
