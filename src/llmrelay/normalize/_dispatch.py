@@ -59,6 +59,8 @@ class Plan:
         # each `<`, not one per tag.
         self._tags = re.compile("<" + _trie_pattern([tag[1:] for tag in tags])) if tags else None
         self._within = {tag: frozenset(m for m in tags if m in tag) for tag in tags}
+        self._tag_list = tags
+        self._others: dict[frozenset[str], re.Pattern[str] | None] = {}
         self._longest_tag = len(tags[0]) if tags else 0
         anchored: dict[tuple[str, str], list[str]] = {}
         for marker in sorted(markers.difference(tags)):
@@ -87,10 +89,10 @@ class Plan:
         `str.find` goes from one `<` to the next with `memchr`, several times faster than the
         regex scan, which tests every character: a megabyte of Hermes blocks or of prose holds
         a few hundred `<` at most. Hostile text holds 200k of them: past `_TAG_VISITS`, the rest
-        is scanned by the regex, whose `findall` lists every match; a window's list is dropped
-        once its matches are in the set. Windows overlap by a tag's length: a tag cut at a
-        window's end is whole in the next one (and what the cut window matched is the start of
-        that tag, a marker all the same).
+        is scanned by a regex of the tags not found yet (`_other_tags`), whose `findall` lists
+        only those. Windows overlap by a tag's length: a tag cut at a window's end is whole in
+        the next one (and what the cut window matched is the start of that tag, a marker all
+        the same).
         """
         found: set[str] = set()
         find, match = text.find, tags.match
@@ -101,12 +103,34 @@ class Plan:
             if (tag := match(text, position)) is not None:
                 found.add(tag.group())
             position = find("<", position + 1)  # A tag holds no other `<`: the next one is after it.
-        if position == -1:
-            return found
         step, overlap = _WINDOW, self._longest_tag
+        others = self._other_tags(found) if position != -1 else None
         for start in range(position, len(text), step):
-            found.update(tags.findall(text, max(start - overlap, position), start + step))
+            if others is None:
+                break
+            if new := others.findall(text, max(start - overlap, position), start + step):
+                found.update(new)
+                others = self._other_tags(found)
         return found
+
+    def _other_tags(self, found: set[str]) -> re.Pattern[str] | None:
+        """A regex of the tags not in `found` nor written inside one of them; None when none is left.
+
+        Where the longest tag written is one already known, none of these matches (the shorter
+        tags written there are inside it), so a scan finds exactly the tags a full scan would
+        add; hostile text repeating a few tags 200k times is scanned without listing them
+        again. Kept per set of tags known: compiling the trie takes a millisecond.
+        """
+        known = frozenset(marker for tag in found for marker in self._within[tag])
+        if not known:
+            return self._tags
+        if known in self._others:
+            return self._others[known]
+        left = [tag[1:] for tag in self._tag_list if tag not in known]
+        others = re.compile("<" + _trie_pattern(left)) if left else None
+        if len(self._others) < _MAX_KEPT:
+            self._others[known] = others
+        return others
 
     def tail_for(self, found: dict[str, bool | None]) -> tuple[tuple[Strategy, frozenset[str] | None], ...]:
         """The strategies after `head` that may read a text holding the markers `found`, in order.
