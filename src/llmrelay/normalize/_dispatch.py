@@ -12,8 +12,8 @@ is always asked).
 How the markers are looked for, cheapest first:
 
 - Markers that start with `<` (the tags and special tokens of most formats): one search for
-  `<`, and when it occurs, one regex scan for all of them. A regex whose first character is a
-  literal is searched in C from one `<` to the next.
+  `<`, and when it occurs, a regex of all of them matched at each `<` (`memchr` goes from one
+  to the next); past a few thousand `<`, a regex scan of the rest for the tags not yet found.
 - Any other marker: its two rarest characters (`A` and `:` in `Action:`), each one `in` of a
   single character, which `memchr` answers some forty times faster than a scan for a longer
   string. When both occur the marker may: it is looked for only once a strategy needs it.
