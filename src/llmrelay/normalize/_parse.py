@@ -21,6 +21,7 @@ from ._reasoning import (
     split_reasoning,
 )
 from ._registry import registered_strategies
+from ._text import without_empty_fences
 from ._turn_end import without_turn_end
 from ._types import Candidate, Parsed, Strategy
 
@@ -178,6 +179,8 @@ def _read_answer(
     if needs_more_work is None and accepted:
         needs_more_work = True
     content = parsed.text
+    if parsed.calls or parsed.rejected:  # A fence the calls were cut out of is left empty.
+        content = without_empty_fences(content)
     if strict and parsed.strict_text is not None and any(not c.explicit for c in candidates):
         content = parsed.strict_text
     completion = new_completion(
