@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import takewhile
@@ -220,6 +221,10 @@ def accept_calls(
             rejected.append(RejectedCall(call.name, call.arguments, reason, "unknown_tool", call.id))
         else:
             arguments, errors = check_arguments(tool, _as_written_where_strings(call, tool))
+            if errors and (inner := _wrapped_arguments(call.arguments, tool)) is not None:
+                unwrapped, inner_errors = check_arguments(tool, inner)
+                if not inner_errors:
+                    arguments, errors = unwrapped, inner_errors
             if errors:
                 reason = f"invalid arguments for tool '{call.name}': " + "; ".join(errors)
                 rejected.append(
@@ -228,6 +233,30 @@ def accept_calls(
             else:
                 accepted.append(ToolCall(call.name, arguments, call.id))
     return accepted, rejected
+
+
+def _wrapped_arguments(arguments: dict[str, Any], tool: Tool) -> dict[str, Any] | None:
+    """The arguments a model wrapped in one more object (`{"arguments": {...}}`), when the schema has no such key.
+
+    DeepSeek's DSML calls write a lone `arguments` or `input` parameter holding the JSON of the
+    real ones (vLLM's DSML parser unwraps it). Used only for arguments that fail the schema as
+    written, and kept only when the unwrapped ones pass it.
+    """
+    if len(arguments) != 1:
+        return None
+    ((key, value),) = arguments.items()
+    properties = tool.parameters.get("properties")
+    if key not in _WRAPPERS or not isinstance(properties, dict) or not properties or key in properties:
+        return None
+    if isinstance(value, str) and value.lstrip()[:1] == "{":
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+_WRAPPERS = frozenset({"arguments", "input", "parameters", "args"})
 
 
 def _as_written_where_strings(call: Candidate, tool: Tool) -> dict[str, Any]:
