@@ -21,8 +21,8 @@ came.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._contract import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
