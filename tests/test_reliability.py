@@ -113,6 +113,14 @@ def test_other_repair_triggers(answer: Any, options: dict[str, Any], expected_pr
     assert len(fake.requests) == 2
 
 
+@pytest.mark.parametrize("reason", ["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "STOP"])
+def test_a_call_the_provider_could_not_read_is_said_when_no_repair_is_left(reason: str) -> None:
+    c, _ = make([RawResponse("fake", "m", finish_reason=reason)] * 12, max_repairs=0)
+    result = c.complete(ASK, tools=[WEATHER])
+    assert result.tool_calls == [] and result.provider_finish_reason == reason
+    assert any("could not read the call" in w for w in result.warnings) == (reason != "STOP")
+
+
 @pytest.mark.parametrize(
     "answer", ["The weather in Paris is sunny, 21C.", "I'll need the city name first. Which city?", "Done."]
 )

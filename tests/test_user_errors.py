@@ -328,6 +328,7 @@ def test_a_404_from_a_base_url_without_v1_suggests_it(model: str, base_url: str,
         ),
         ({"max_retries": 2}, "'max_retries'; retries are retry=llmrelay.RetryPolicy(max_attempts=...)"),
         ({"zzz": 1}, "Client() got an unexpected keyword argument 'zzz'"),
+        ({"tiemout": 5}, "Client() got an unexpected keyword argument 'tiemout'; did you mean timeout=?"),
     ],
 )
 @pytest.mark.parametrize("client", [llmrelay.Client, llmrelay.AsyncClient])
@@ -337,6 +338,24 @@ def test_a_wrong_constructor_argument_names_the_client_and_the_close_match(
     with pytest.raises(TypeError) as caught:
         client("openai:gpt-4o", api_key="k", **arguments)
     assert says.replace("Client()", f"{client.__name__}()") in str(caught.value)
+    assert "Pipeline" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({}, 'Client() needs the model to call, "provider:model-name": Client("openai:gpt-4o-mini"); or'),
+        ({"api_key": "k"}, "or Client.from_config() to read it from llmrelay.toml or LLMRELAY_MODEL"),
+        ({"modle": "openai:gpt-4o"}, "unexpected keyword argument 'modle'; did you mean model=?"),
+    ],
+)
+@pytest.mark.parametrize("client", [llmrelay.Client, llmrelay.AsyncClient])
+def test_a_client_without_a_model_says_how_to_give_one(
+    client: type[llmrelay.Client], arguments: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(TypeError) as caught:
+        client(**arguments)
+    assert says.replace("Client", client.__name__) in str(caught.value)
     assert "Pipeline" not in str(caught.value)
 
 

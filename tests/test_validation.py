@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -167,3 +168,36 @@ def test_python_tools_are_validated_with_pydantic(
     source: Any, arguments: dict[str, Any], coerced: dict[str, Any], errors: tuple[str, ...]
 ) -> None:
     assert check_arguments(to_tool(source), arguments) == (coerced, list(errors))
+
+
+WEATHER_TOOL = {"name": "get_weather", "parameters": obj(["city"], city={"type": "string"})}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "accepted"),
+    [
+        ({"arguments": {"city": "Bern"}}, {"city": "Bern"}),  # DSML's wrapper (vLLM unwraps it)
+        ({"input": '{"city": "Bern"}'}, {"city": "Bern"}),  # the JSON of the arguments, as text
+        ({"parameters": {"city": "Bern"}}, {"city": "Bern"}),
+        ({"arguments": {"town": "Bern"}}, None),  # unwrapped, it still fails the schema: rejected
+        ({"arguments": "Bern"}, None),
+        ({"arguments": {"city": "Bern"}, "extra": 1}, None),  # not a lone wrapper
+    ],
+)
+def test_arguments_wrapped_in_one_more_object_are_unwrapped_only_when_that_passes(
+    arguments: dict[str, Any], accepted: dict[str, Any] | None
+) -> None:
+    from llmrelay import parse_response
+
+    call = {"name": "get_weather", "arguments": arguments}
+    result = parse_response(json.dumps(call), tools=[WEATHER_TOOL])
+    assert [c.arguments for c in result.tool_calls] == ([accepted] if accepted is not None else [])
+    assert [r.kind for r in result.rejected] == ([] if accepted is not None else ["invalid_arguments"])
+
+
+def test_a_schema_that_names_the_wrapper_key_is_read_as_written() -> None:
+    from llmrelay import parse_response
+
+    tool = {"name": "run", "parameters": obj(["input"], input={"type": "string"})}
+    result = parse_response('{"name": "run", "arguments": {"input": "{\\"city\\": \\"Bern\\"}"}}', tools=[tool])
+    assert [c.arguments for c in result.tool_calls] == [{"input": '{"city": "Bern"}'}]

@@ -32,13 +32,19 @@ def check_arguments(client: str, args: tuple[Any, ...], kwargs: Mapping[str, Any
     for name in kwargs:
         if name not in _SETTINGS:
             raise TypeError(f"{client}() got an unexpected keyword argument {name!r}{_hint(name, kwargs[name])}")
+    if not args and "model" not in kwargs:
+        raise TypeError(
+            f'{client}() needs the model to call, "provider:model-name": {client}("openai:gpt-4o-mini"); '
+            f"or {client}.from_config() to read it from llmrelay.toml or LLMRELAY_MODEL"
+        )
 
 
 def _hint(name: str, value: Any) -> str:
     """What the user probably meant: a setting with a close name, or a generation parameter."""
     import difflib
 
-    setting = difflib.get_close_matches(name, _SETTINGS, n=1)
+    # Two letters swapped (`modle`) first: difflib alone ranks `mode` above `model` for it.
+    setting = [s for s in _SETTINGS if sorted(s) == sorted(name)] or difflib.get_close_matches(name, _SETTINGS, n=1)
     parameter = (
         name
         if name in _GENERATION_PARAMS

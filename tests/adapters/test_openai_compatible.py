@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -389,3 +390,70 @@ async def test_async_client_reads_special_tokens_a_server_left_in_the_text() -> 
 def test_client_without_base_url_is_a_config_error() -> None:
     with pytest.raises(errors.ConfigError, match="base_url"):
         llmrelay.Client(f"openai-compatible:{MODEL}")
+
+
+def _delta_chunk(tool_calls: list[dict[str, Any]] | None, finish: str | None = None) -> str:
+    delta = {"tool_calls": tool_calls} if tool_calls else {}
+    chunk = {
+        "id": "x",
+        "object": "chat.completion.chunk",
+        "model": MODEL,
+        "choices": [{"delta": delta, "finish_reason": finish}],
+    }
+    return f"data: {json.dumps(chunk)}\n\n"
+
+
+def _call(id: str | None, arguments: str, index: int | None = None, name: str | None = "get_weather") -> dict[str, Any]:
+    call: dict[str, Any] = {"function": {"arguments": arguments, **({"name": name} if name else {})}}
+    if id is not None:
+        call["id"] = id
+    if index is not None:
+        call["index"] = index
+    return call
+
+
+PARIS, ROME = '{"city": "Paris"}', '{"city": "Rome"}'
+
+
+@pytest.mark.parametrize(
+    ("deltas", "calls"),
+    [
+        pytest.param(
+            [[_call("a", PARIS, 0)], [_call("b", ROME, 1)]],
+            [("a", "Paris"), ("b", "Rome")],
+            id="indexed, as OpenAI sends",
+        ),
+        # Gemini's OpenAI-compatible endpoint: no index, or 0 for every call; the ids tell them apart.
+        pytest.param([[_call("a", PARIS)], [_call("b", ROME)]], [("a", "Paris"), ("b", "Rome")], id="no index"),
+        pytest.param(
+            [[_call("a", PARIS, 0)], [_call("b", ROME, 0)]], [("a", "Paris"), ("b", "Rome")], id="index 0 for all"
+        ),
+        pytest.param(
+            [[_call("a", '{"city": ')], [_call(None, '"Paris"}', name=None)], [_call("b", ROME)]],
+            [("a", "Paris"), ("b", "Rome")],
+            id="no index, arguments split over pieces without an id",
+        ),
+        pytest.param(
+            [[_call("a", '{"city": ', 0)], [_call("a", '"Paris"}', 0, name=None)]],
+            [("a", "Paris")],
+            id="the id repeated on each piece",
+        ),
+        pytest.param(
+            [[_call("a", PARIS), _call("b", ROME)]],
+            [("a", "Paris"), ("b", "Rome")],
+            id="two calls in one chunk, no index",
+        ),
+    ],
+)
+def test_streamed_calls_are_told_apart_by_index_or_id(deltas: list[list[dict[str, Any]]], calls: list[Any]) -> None:
+    body = "".join(_delta_chunk(d) for d in deltas) + _delta_chunk(None, "stop") + "data: [DONE]\n\n"
+    client = llmrelay.Client(f"openai-compatible:{MODEL}", base_url=BASE_URL, api_key=FAKE_KEY)
+    tool = {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    with mock_http() as router:
+        router.post(URL).respond(200, text=body, headers={"content-type": "text/event-stream"})
+        stream = client.stream("Weather?", tools=[tool])
+        events = list(stream)
+    completion = events[-1].completion  # type: ignore[attr-defined]
+    assert [(c.id, c.arguments["city"]) for c in completion.tool_calls] == calls
+    assert completion.rejected == []
+    assert completion.finish_reason == "tool_calls"  # Gemini says "stop" after its calls.

@@ -321,6 +321,52 @@ def test_not_one_strict_json_object_is_left_to_the_general_path(text: str) -> No
     assert read_envelope(text, JsonDocument(), 64) is None
 
 
+# --- The clean envelope in a code fence ------------------------------------------------------
+
+openings = st.sampled_from(["```json\n", "```\n", "``` JSON ", "```python\n", " \n```json\n", "x ```json\n"])
+closings = st.sampled_from(["\n```", "```\n\n", "\n```<|im_end|>", "\n``` x", "\n```\n```", ""])
+bodies = st.one_of(
+    envelopes.map(json.dumps),
+    envelopes.map(lambda envelope: json.dumps(envelope).replace('"', "'")),  # read leniently
+    envelopes.map(lambda envelope: json.dumps(envelope) + " x"),
+    st.sampled_from(['{"toolCalls": 5}', '{"toolCalls": [}', '{"toolCalls": []} </think>']),
+)
+
+
+def general_fenced(text: str, **kwargs: Any) -> Completion:
+    """`parse_response` without the fenced envelope's shortcut."""
+    with mock.patch.object(_parse, "_read_fenced_envelope", return_value=None):
+        return parse_response(text, **kwargs)
+
+
+@SETTINGS
+@given(opening=openings, body=bodies, closing=closings, max_calls=st.sampled_from([64, 1, 0]))
+def test_fenced_envelope_reads_as_the_general_path(opening: str, body: str, closing: str, max_calls: int) -> None:
+    text = opening + body + closing
+    assert parse_response(text, max_calls=max_calls) == general_fenced(text, max_calls=max_calls)
+
+
+@pytest.mark.parametrize(
+    ("text", "taken"),
+    [
+        ('```json\n{"toolCalls": [{"name": "f", "arguments": {}}]}\n```', True),
+        ('\n```\n{"toolCalls": [], "content": "Hi."}\n```\n', True),
+        ('```json\n{"toolCalls": [{"name": "f", "arguments": {}, "type": "function"}]}\n```', True),
+        ("```json\n{\"toolCalls\": [], 'content': 'Hi.'}\n```", True),  # not strict JSON: FencedJson reads it
+        ('```json\n{"toolCalls": []}\n```\nDone.', False),  # prose after the fence
+        ('```json\n{"toolCalls": []}', False),  # unclosed
+        ('```python\n{"toolCalls": []}\n```', False),  # not a JSON fence
+        ('```json\n{"name": "f", "arguments": {}}\n```', False),  # a bare call, not an envelope
+    ],
+)
+def test_which_fenced_answers_take_the_shortcut(text: str, taken: bool) -> None:
+    plan = plan_for(DEFAULT_STRATEGIES)
+    read = _parse._read_fenced_envelope(text, text, plan, 64, [])
+    assert (read is not None) == taken
+    if read is not None:
+        assert read[0] == general_fenced(text)
+
+
 @pytest.mark.parametrize(
     ("strategies", "tools", "strict"),
     [

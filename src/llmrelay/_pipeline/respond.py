@@ -40,6 +40,14 @@ _FINISH: dict[str, FinishReason] = {
 }
 
 
+# Gemini's finish reasons for a call its API could not read (the call is not in the answer).
+_CALL_NOT_READ = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"})
+_UNREAD_CALL = (
+    "the model tried to call a tool, but the provider could not read the call and left it out "
+    "(see provider_finish_reason); a repair asks the model again when max_repairs allows"
+)
+
+
 def normalize_finish(provider_reason: str | None, *, has_calls: bool) -> FinishReason | None:
     """The provider's finish reason in llmrelay's vocabulary.
 
@@ -91,7 +99,7 @@ def to_completion(
         raw=raw.text,
         format="native" if raw.native_calls else text.format,
         error=text.error,
-        warnings=text.warnings,
+        warnings=[*text.warnings, _UNREAD_CALL] if raw.finish_reason in _CALL_NOT_READ else text.warnings,
         mode=mode,
         provider=raw.provider,
         model=raw.model,

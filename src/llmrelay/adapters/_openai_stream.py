@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._contract import CallPiece, Chunk, Finish, ReasoningPiece, TextPiece
@@ -57,6 +58,8 @@ class ChatStreamReader:
         self.thought = ""  # DeepSeek's reasoning_content so far
         self.called = False
         self.refused = False
+        self.slots: dict[int, tuple[int, str | None]] = {}  # A wire index -> its call's index here, and id.
+        self.calls = 0  # Calls seen so far.
 
     def read(self, event: ServerEvent) -> list[Chunk]:
         """The chunks of one event; the provider's error when it is one."""
@@ -80,7 +83,7 @@ class ChatStreamReader:
                 if not self.refused and text == delta.get("refusal"):
                     self.refused = True  # As `send` reads it: the refusal is the text, and says so.
                     chunks.append(Finish(refused=True))
-            chunks += _call_pieces(delta.get("tool_calls"))
+            chunks += self._renumbered(_call_pieces(delta.get("tool_calls")))
             if isinstance(delta.get("reasoning_content"), str):
                 self.thought += delta["reasoning_content"]
             self.called = self.called or bool(delta.get("tool_calls"))
@@ -97,6 +100,25 @@ class ChatStreamReader:
     def complete(self, decoder: EventDecoder) -> bool:
         """`[DONE]` or a finish reason arrived."""
         return self.done or self.finished
+
+    def _renumbered(self, pieces: list[CallPiece]) -> list[CallPiece]:
+        """The call pieces numbered by call: another call's id under a wire index used before is a new call.
+
+        Gemini's OpenAI-compatible endpoint sends no `index` (each chunk's first call is then 0)
+        or 0 for every call; the ids tell its calls apart. A piece without an id goes on the
+        call its wire index last named.
+        """
+        renumbered: list[CallPiece] = []
+        for piece in pieces:
+            slot = self.slots.get(piece.index)
+            if slot is None or (piece.id is not None and slot[1] is not None and piece.id != slot[1]):
+                slot = (self.calls, piece.id)
+                self.calls += 1
+            elif slot[1] is None:
+                slot = (slot[0], piece.id)
+            self.slots[piece.index] = slot
+            renumbered.append(piece if slot[0] == piece.index else replace(piece, index=slot[0]))
+        return renumbered
 
     def _finish(self, body: Mapping[str, Any], choice: Mapping[str, Any]) -> Finish | None:
         reason = choice.get("finish_reason")
@@ -124,8 +146,8 @@ class ChatStreamReader:
         return self.adapter._status_error(status, body, self.headers, self.model)
 
 
-def _call_pieces(tool_calls: Any) -> list[Chunk]:
-    pieces: list[Chunk] = []
+def _call_pieces(tool_calls: Any) -> list[CallPiece]:
+    pieces: list[CallPiece] = []
     for position, call in enumerate(tool_calls if isinstance(tool_calls, list) else ()):
         if not isinstance(call, Mapping):
             continue

@@ -22,7 +22,7 @@ from ._types import Parsed
 if TYPE_CHECKING:
     from .strategies.json_document import JsonDocument
 
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _JSON_SPACE = " \t\n\r"  # What JSON allows around a value; `str.strip()` would take more.
 _KEYS = frozenset({"toolCalls", "content", "needsMoreWork"})
 
@@ -41,27 +41,39 @@ def read_envelope(text: str, first: JsonDocument, cap: int) -> tuple[Completion,
     calls are all accepted, as `read_capped` accepts them.
     """
     try:
-        value, end = _SCAN(text, 0)  # `loads_strict` for a text that starts with `{`, one call less.
+        value, end = SCAN(text, 0)  # `loads_strict` for a text that starts with `{`, one call less.
     except (StopIteration, ValueError, RecursionError):
         return None
     if end != len(text) and text[end:].strip(_JSON_SPACE):
         return None
-    if type(value) is dict and _KEYS.issuperset(value) and type(items := value.get("toolCalls")) is list:
-        calls = _clean_calls(items, cap)
-        if calls is not None:  # What `read_capped` makes of `_calls._interpret_envelope`'s reading:
-            content = value.get("content")
-            if type(content) is not str:
-                content = ""
-            more = value.get("needsMoreWork")
-            # A JSON boolean is what `read_bool` returns as is: no call for the usual flag.
-            stated = more if type(more) is bool else read_bool(more) if "needsMoreWork" in value else None
-            needs_more_work = True if stated is None and calls else stated
-            dropped = len(items) - cap if len(items) > cap else 0
-            return new_completion(content, calls, needs_more_work, [], text, first.name, None, []), dropped
+    clean = clean_completion(value, text, first.name, cap, [])
+    if clean is not None:
+        return clean
     try:
         return first.read_value(value, text)
     except Exception:  # Left to the general path, which asks it again and keeps the warning.
         return None
+
+
+def clean_completion(
+    value: object, raw: str, strategy: str, cap: int, warnings: list[str]
+) -> tuple[Completion, int] | None:
+    """The `Completion` of a clean envelope `value` (see `read_envelope`) and the calls past `cap`, else None."""
+    if type(value) is not dict or not _KEYS.issuperset(value) or type(items := value.get("toolCalls")) is not list:
+        return None
+    calls = _clean_calls(items, cap)
+    if calls is None:
+        return None
+    # What `read_capped` makes of `_calls._interpret_envelope`'s reading:
+    content = value.get("content")
+    if type(content) is not str:
+        content = ""
+    more = value.get("needsMoreWork")
+    # A JSON boolean is what `read_bool` returns as is: no call for the usual flag.
+    stated = more if type(more) is bool else read_bool(more) if "needsMoreWork" in value else None
+    needs_more_work = True if stated is None and calls else stated
+    dropped = len(items) - cap if len(items) > cap else 0
+    return new_completion(content, calls, needs_more_work, [], raw, strategy, None, warnings), dropped
 
 
 def _clean_calls(items: list[Any], cap: int) -> list[ToolCall] | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ._types import Parsed, Strategy
@@ -37,13 +37,16 @@ class Plan:
     """The strategies to ask, in order, with the markers each declared (None: always asked)."""
 
     def __init__(self, strategies: Sequence[Strategy]) -> None:
-        from .strategies.json_document import JsonDocument  # Deferred: strategies import this package.
+        from .strategies.fenced_json import FencedJson  # Deferred: strategies import this package.
+        from .strategies.json_document import JsonDocument
 
         self.strategies = tuple(strategies)
         self.steps = tuple((s, declared_markers(s)) for s in self.strategies)
         first = self.strategies[0] if self.strategies else None
         self.json_first = first if type(first) is JsonDocument else None
         """The built-in `JsonDocument`, when it is asked first (see `_clean_envelope`)."""
+        self.fenced_json = next((s for s in self.strategies if type(s) is FencedJson), None)
+        """The built-in `FencedJson`, when it is one of the strategies (see `_clean_envelope`)."""
         # The strategies before the first with markers are asked before any marker is looked
         # for: a whole-JSON answer, read by the first strategy, costs no scan for markers.
         lead = next((i for i, (_, declared) in enumerate(self.steps) if declared is not None), len(self.steps))
@@ -280,19 +283,40 @@ def first_reading(
     plan = _last_plan
     if plan is None or strategies is not plan.strategies:
         plan = plan_for(strategies)
+    # `first_of(asked(text, plan), ...)`, written out: the generator costs a tenth of a short answer.
     for strategy in plan.head:
-        if (parsed := _ask(strategy, text, warnings)) is not None:
+        if (parsed := ask(strategy, text, warnings)) is not None:
             return strategy, parsed
     found = plan.markers_in(text)
     for strategy, markers in plan.tail_for(found):
         if markers is not None and not occurs(markers, found, text):
             continue
-        if (parsed := _ask(strategy, text, warnings)) is not None:
+        if (parsed := ask(strategy, text, warnings)) is not None:
             return strategy, parsed
     return None
 
 
-def _ask(strategy: Strategy, text: str, warnings: list[str] | None) -> Parsed | None:
+def asked(text: str, plan: Plan) -> Iterator[Strategy]:
+    """The strategies `first_reading` asks about `text`, in order: those whose markers may occur in it.
+
+    Lazy: the markers are looked for only once `plan.head` has been asked.
+    """
+    yield from plan.head
+    found = plan.markers_in(text)
+    for strategy, markers in plan.tail_for(found):
+        if markers is None or occurs(markers, found, text):
+            yield strategy
+
+
+def first_of(order: Iterable[Strategy], text: str, warnings: list[str] | None) -> tuple[Strategy, Parsed] | None:
+    """The first of `order` that reads `text`, and its reading (see `first_reading`)."""
+    for strategy in order:
+        if (parsed := ask(strategy, text, warnings)) is not None:
+            return strategy, parsed
+    return None
+
+
+def ask(strategy: Strategy, text: str, warnings: list[str] | None) -> Parsed | None:
     """The strategy's reading of `text`, or None: not its format, or it raised (with a warning)."""
     try:
         return strategy.parse(text) if strategy.detect(text) else None

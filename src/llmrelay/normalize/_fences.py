@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 # The info string after the opening backticks: an optional language tag, then the line break.
 # A one-line fence (```{"a": 1}```) has no tag and its body starts right away.
-_INFO = re.compile(r"[ \t]*([A-Za-z][\w+.-]*)?[ \t]*\n?")
+FENCE_INFO = re.compile(r"[ \t]*([A-Za-z][\w+.-]*)?[ \t]*\n?")
 JSON_LANGUAGES = frozenset({"", "json", "jsonc", "json5", "javascript", "js", "tool_call", "tool_code", "tool_calls"})
 
 
@@ -49,7 +49,7 @@ def iter_fences(text: str, limit: int = MAX_FENCES) -> Iterator[Fence]:
     position = 0
     while limit > 0 and (start := text.find("```", position)) != -1:
         limit -= 1
-        info = _INFO.match(text, start + 3)
+        info = FENCE_INFO.match(text, start + 3)
         assert info is not None  # The pattern can match the empty string.
         body_start = info.end()
         close = text.find("```", body_start)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import takewhile
 from typing import Any
 
 from .._envelope import Completion, RejectedCall, ToolCall, new_completion, new_tool_call
 from .._tools import Tool, ToolLike, to_tools
 from .._validation import check_arguments
 from ._budget import DEFAULT_MAX_TOOL_CALLS, over_cap, within_cap
-from ._clean_envelope import read_envelope
-from ._dispatch import first_reading, plan_for
+from ._clean_envelope import SCAN, clean_completion, read_envelope
+from ._dispatch import Plan, ask, asked, first_of, first_reading, plan_for
 from ._reasoning import (
     REASONING_STARTS,
     join_reasoning,
@@ -20,6 +22,7 @@ from ._reasoning import (
     split_reasoning,
 )
 from ._registry import registered_strategies
+from ._text import without_empty_fences
 from ._turn_end import without_turn_end
 from ._types import Candidate, Parsed, Strategy
 
@@ -99,10 +102,51 @@ def read_capped(
             thought, answer = split_reasoning(answer)
         else:  # Most answers: a few one-character scans say there is no lone `</think>` either.
             thought, answer = reasoning_before_lone_close(answer)
-    reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls, found)
+    warnings: list[str] = []
+    if found is None and thought is None and tools is None and not strict and answer[:3] == "```":
+        # Most of what json mode gives in a code fence: a clean envelope, read as the one above.
+        read = _read_fenced_envelope(answer, text, plan_for(strategies), max_calls, warnings)
+        if read is not None:
+            return read
+    if found is None:
+        found = first_reading(answer, strategies, warnings)
+    reading, dropped = _read_answer(answer, text, tools, strict, strategies, max_calls, found, warnings)
     if thought is not None:
         return _with_reasoning(thought, reading, text, strategies), dropped
     return reading, dropped
+
+
+def _read_fenced_envelope(
+    text: str, raw: str, plan: Plan, max_calls: int, warnings: list[str]
+) -> tuple[Completion, int] | None:
+    """An answer that is one JSON fence around an envelope, read as the general path reads it, decoded once.
+
+    The strategies before `FencedJson` are asked first, as `first_reading` asks them; when none
+    reads the text, a clean envelope (see `read_envelope`) goes straight to its `Completion`, and
+    any other body to `FencedJson`. None when `text` is not such a fence: the general path reads
+    it. `raw` is the whole answer (`text` is without end-of-turn tokens).
+    """
+    fenced = plan.fenced_json
+    body = fenced.whole_body(text) if fenced is not None else None
+    if fenced is None or body is None or body[:1] != "{" or body.find('"toolCalls"', 0, 64) == -1:
+        return None
+    order = asked(text, plan)  # The fence's marker is in the text: `fenced` is in `order`.
+    found = first_of(takewhile(lambda strategy: strategy is not fenced, order), text, warnings)
+    if found is None:
+        try:
+            value, end = SCAN(body, 0)
+        except (StopIteration, ValueError, RecursionError):
+            value, end = None, -1  # Not strict JSON: `FencedJson` reads it leniently.
+        if end != len(body):  # The body is stripped: anything after the value is more than blank space.
+            parsed = ask(fenced, text, warnings)
+        else:
+            clean = clean_completion(value, raw, fenced.name, max(max_calls, 0), warnings)
+            # A fence that says nothing about tools (no call, no flag) is not `FencedJson`'s.
+            if clean is not None and (clean[0].needs_more_work is not None or clean[1]):
+                return clean
+            parsed = fenced.read_whole(value)
+        found = (fenced, parsed) if parsed is not None else first_of(order, text, warnings)
+    return _read_answer(text, raw, None, False, plan.strategies, max_calls, found, warnings)
 
 
 def _read_answer(
@@ -113,14 +157,13 @@ def _read_answer(
     strategies: Sequence[Strategy],
     max_calls: int,
     found: tuple[Strategy, Parsed] | None,
+    warnings: list[str],
 ) -> tuple[Completion, int]:
     """The answer after its reasoning, read by the first strategy that recognises it (`raw`: the whole input).
 
-    `found` is a reading already made (the clean envelope's), when there is one.
+    `found` is a reading already made (the clean envelope's), when there is one; `warnings`, what
+    was said while making it.
     """
-    warnings: list[str] = []
-    if found is None:
-        found = first_reading(text, strategies, warnings)
     if found is None:
         return new_completion(text, [], None, [], raw, None, None, warnings), 0
     strategy, parsed = found
@@ -137,6 +180,8 @@ def _read_answer(
     if needs_more_work is None and accepted:
         needs_more_work = True
     content = parsed.text
+    if parsed.calls or parsed.rejected:  # A fence the calls were cut out of is left empty.
+        content = without_empty_fences(content)
     if strict and parsed.strict_text is not None and any(not c.explicit for c in candidates):
         content = parsed.strict_text
     completion = new_completion(
@@ -176,6 +221,10 @@ def accept_calls(
             rejected.append(RejectedCall(call.name, call.arguments, reason, "unknown_tool", call.id))
         else:
             arguments, errors = check_arguments(tool, _as_written_where_strings(call, tool))
+            if errors and (inner := _wrapped_arguments(call.arguments, tool)) is not None:
+                unwrapped, inner_errors = check_arguments(tool, inner)
+                if not inner_errors:
+                    arguments, errors = unwrapped, inner_errors
             if errors:
                 reason = f"invalid arguments for tool '{call.name}': " + "; ".join(errors)
                 rejected.append(
@@ -184,6 +233,30 @@ def accept_calls(
             else:
                 accepted.append(ToolCall(call.name, arguments, call.id))
     return accepted, rejected
+
+
+def _wrapped_arguments(arguments: dict[str, Any], tool: Tool) -> dict[str, Any] | None:
+    """The arguments a model wrapped in one more object (`{"arguments": {...}}`), when the schema has no such key.
+
+    DeepSeek's DSML calls write a lone `arguments` or `input` parameter holding the JSON of the
+    real ones (vLLM's DSML parser unwraps it). Used only for arguments that fail the schema as
+    written, and kept only when the unwrapped ones pass it.
+    """
+    if len(arguments) != 1:
+        return None
+    ((key, value),) = arguments.items()
+    properties = tool.parameters.get("properties")
+    if key not in _WRAPPERS or not isinstance(properties, dict) or not properties or key in properties:
+        return None
+    if isinstance(value, str) and value.lstrip()[:1] == "{":
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+_WRAPPERS = frozenset({"arguments", "input", "parameters", "args"})
 
 
 def _as_written_where_strings(call: Candidate, tool: Tool) -> dict[str, Any]:

@@ -10,7 +10,8 @@ The tags are DeepSeek R1's, Qwen3's, GLM's, MiniMax's and xLAM's `<think>`, Seed
 `<|channel>thought` channel, Kimi K3's `<|open|>think<|sep|>` channel, K2 Horizon's
 `<ifm|think>` (and its `_fast`, `_faster` efforts), MiniMax M3's `<mm:think>`, Inkling's
 `<|content_thinking|>` block, PLaMo 3's `<|plamo:begin_think:plamo|>`, Solar Open 2's
-`<|think:start|>`, Magistral's `[THINK]` and the `<thinking>` of Claude-style prompts. As the engines'
+`<|think:start|>`, Magistral's `[THINK]`, Apertus' `<|inner_prefix|>` and the `<thinking>` of
+Claude-style prompts. As the engines'
 reasoning parsers read them (vLLM's and SGLang's `deepseek_r1`/`qwen3`/`seed_oss` parsers,
 llama.cpp's `common/chat.cpp`), only blocks at the start of the answer count, one after
 another; a block never closed is reasoning to the end of the answer (the model ran out of
@@ -58,6 +59,7 @@ _BLOCKS = {
     "<|plamo:begin_think:plamo|>": "<|plamo:end_think:plamo|>",
     "<|think:start|>": "<|think:end|>",
     "[THINK]": "[/THINK]",  # Magistral (llama.cpp's MAGISTRAL format, vLLM's mistral reasoning parser).
+    "<|inner_prefix|>": "<|inner_suffix|>",  # Apertus (llama.cpp's APERTUS format).
     APRIEL_REASONING: "[BEGIN FINAL RESPONSE]",
 }
 # K2 Horizon opens with its reasoning effort's tag but may close with another effort's (llama.cpp

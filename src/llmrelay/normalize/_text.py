@@ -35,6 +35,18 @@ def join_pieces(pieces: Iterable[str]) -> str:
     return "\n".join(stripped for piece in pieces if (stripped := piece.strip()))
 
 
+def without_empty_fences(content: str) -> str:
+    r"""`content` without the code fences left empty where calls were cut out of them.
+
+    Models wrap their markup in a fence (```` ```json\n<tool_call>…</tool_call>\n``` ````, as
+    llama.cpp's Hermes 2 Pro reader allows): once the calls are cut, the fence holds nothing.
+    """
+    return _EMPTY_FENCE.sub("", content).strip() if "```" in content else content
+
+
+_EMPTY_FENCE = re.compile(r"(?:^|\n)[ \t]*```[\w+.-]*[ \t]*\n\s*```[ \t]*(?=\n|$)")
+
+
 def content_around(text: str, found: Sequence[tuple[tuple[int, int], Parsed]], *, keep_examples: bool = False) -> str:
     """The content of an answer in which each span of `found` was read as JSON.
 

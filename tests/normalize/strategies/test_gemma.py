@@ -59,6 +59,13 @@ CASES = [
         [("set_timer", {"minutes": 5, "label": "tea"})],
         format=G,
     ),
+    # vLLM test_gemma4_tool_parser.py: a number written with a point and no decimals.
+    Case(
+        "gemma 4: numbers ending in a point (not inside strings)",
+        '<|tool_call>call:area{left:108.,right:-22.,note:<|"|>1.<|"|>}<tool_call|>',
+        [("area", {"left": 108.0, "right": -22.0, "note": "1."})],
+        format=G,
+    ),
     plain("the token named in prose", "Gemma 4 opens a call with <|tool_call> and closes it later."),
     plain("functiongemma: the token named in prose", "Then <start_function_call> starts the call."),
 ]

@@ -125,6 +125,24 @@ CASES = [
         format="json_document",
         reasoning="Pick one.",
     ),
+    # Ollama glm47_test.go `ToolCloseTagInsideArgumentValue`: the value is read to its </arg_value>.
+    Case(
+        "glm: a value that writes the call's own tags",
+        "<tool_call>write_file<arg_key>path</arg_key><arg_value>notes.md</arg_value>"
+        "<arg_key>content</arg_key><arg_value>Wrap each call in <tool_call> and </tool_call>; done."
+        "</arg_value></tool_call>\nSaved.",
+        [("write_file", {"path": "notes.md", "content": "Wrap each call in <tool_call> and </tool_call>; done."})],
+        content="Saved.",
+        format="glm",
+    ),
+    Case(
+        "glm: an unclosed value is not read on into the next call's pairs",
+        "<tool_call>f<arg_key>a</arg_key><arg_value>x</tool_call>"
+        "<tool_call>g<arg_key>b</arg_key><arg_value>y</arg_value></tool_call>",
+        [("g", {"b": "y"})],
+        rejected=["malformed"],
+        format="glm",
+    ),
 ]
 
 IQ = "iquest_coder_v2"

@@ -72,6 +72,13 @@ CASES = [
     ),
     plain("the token mentioned in prose", f"Granite marks its calls with a {T} token."),
     plain("the FC marker mentioned in prose", "<function_call> is how Granite 20B starts a call."),
+    # llama.cpp test-chat.cpp HERMES_2_PRO `json_fence_function_call`: the fence is left empty.
+    Case(
+        "a json fence around the marker and call leaves no empty fence",
+        '```json\n\n  <function_call> {"name": "special_function", "arguments": {"arg1": 1}} \n  </function_call> \n```',
+        [("special_function", {"arg1": 1})],
+        format=G,
+    ),
 ]
 
 

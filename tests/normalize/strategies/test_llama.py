@@ -84,6 +84,20 @@ CASES = [
         format=L,
     ),
     Case("positional arguments are malformed", f'{START}[get_weather("Paris")]{END}', rejected=["malformed"], format=L),
+    # vLLM test_llama4_pythonic_tool_parser.py: a value JSON cannot hold rejects its call alone.
+    Case(
+        "llama 4: bytes and 1e999 are no JSON values, the sibling call is read",
+        f"{START}[bad(x=b'z'), calc(x=1e999), get_weather(city='LA', metric='C')]{END}",
+        [("get_weather", {"city": "LA", "metric": "C"})],
+        rejected=["malformed", "malformed"],
+        format=L,
+    ),
+    Case(
+        "llama 4: JSON's literals and a set, read as the bare list reads them",
+        f"{START}[tag(items={{'a', 'b'}}, on=true, off=null)]{END}",
+        [("tag", {"items": ["a", "b"], "on": True, "off": None})],
+        format=L,
+    ),
     Case("unreadable JSON is malformed", f'{TAG}{{"name" => "f"}}{EOM}', rejected=["malformed"], format=L),
     Case("a pythonic call cut off is truncated", f'{START}[get_weather(city="Pa', rejected=["truncated"], format=L),
     Case(

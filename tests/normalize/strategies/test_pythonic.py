@@ -92,6 +92,9 @@ CASES = [
     ),
     plain("prose containing a call list is not this format", 'Sure: [get_weather(city="Paris")]'),
     plain("a call list followed by prose is not this format", '[get_weather(city="Paris")] is what I would run.'),
+    # SGLang's Pythonic `text_after_tool_call`: the apostrophe after the list is no string cut off.
+    plain("a call list followed by prose with an apostrophe", "[get_weather(location='Tokyo')] Here's the forecast:"),
+    plain("a call list, then a line with an apostrophe", "[get_weather(location='Tokyo')]\nIt's sunny there."),
     plain("a bracketed note is not a call", "[Note(s): see below] The answer is 42."),
     plain("a markdown link is not a call", "[get_weather](https://example.com/docs)"),
     Case(

@@ -201,6 +201,14 @@ CASES = [
         format="json_document",
     ),
     plain("the close tag in quotes", 'The tag "</think>" ends a reasoning block.'),
+    # llama.cpp test-chat.cpp APERTUS `call_thoughts`.
+    Case(
+        "apertus: inner prefix and suffix, then its call",
+        '<|inner_prefix|>I\'m\nthinking<|inner_suffix|><|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>',
+        [("get_weather", {"city": "Bern"})],
+        format="apertus",
+        reasoning="I'm\nthinking",
+    ),
     plain("prose starting like apriel's marker", "Here are my thoughts: no tool is needed."),
     plain("apriel's words without its end marker stay content", "Here are my reasoning steps:\n1. Add.\n2. Done."),
     plain("the tag named in prose", "Reasoning models wrap their thoughts in <think> tags."),

@@ -35,6 +35,7 @@ _DIALECTS = (
     ("<start_function_call>", "<end_function_call>", "<escape>", True),
 )
 _HEAD = re.compile(r"\s*call:([\w.-]{1,128})\s*")
+_TRAILING_POINT = re.compile(r"(?<![\w.])(-?[0-9]+)\.(?![\w.])")  # A number outside strings ending in a point.
 
 
 class GemmaFunctionCall:
@@ -77,6 +78,9 @@ def _read_call(name: str, body: str, delimiter: str, decode_strings: bool, close
         return RejectedCall(name, body, f"tool call '{name}': a string value is not closed", kind)
     for index in range(1, len(pieces), 2):  # Each string becomes a JSON string literal.
         pieces[index] = json.dumps(pieces[index], ensure_ascii=False)
+    for index in range(0, len(pieces), 2):  # `108.`, as vLLM's reader takes it: 108.0.
+        if "." in pieces[index]:
+            pieces[index] = _TRAILING_POINT.sub(r"\1.0", pieces[index])
     value = decode_json("".join(pieces) or "{}", f"in the arguments of '{name}'")
     if isinstance(value, RejectedCall):
         return RejectedCall(name, body, value.reason, value.kind if not closed else "malformed")

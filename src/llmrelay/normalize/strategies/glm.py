@@ -18,7 +18,8 @@ Spark3 and HyperCLOVA X SEED Think write GLM's markup as it is. vLLM decodes val
 tool's schema; without it, a value is JSON when it parses and the string itself otherwise (as
 vLLM's GLM, iQuest Coder V2 and HyperCLOVA X readers do; its Spark3 reader keeps the string). A
 block holding only a name is a call without arguments; one holding JSON is Hermes', left to
-`HermesToolCall`.
+`HermesToolCall`. A value that writes the call's own tags (`<arg_value>… </tool_call> …</arg_value>`)
+is read to its `</arg_value>`, as Ollama's GLM reader reads it.
 
 K2 Horizon writes the same pairs in its IFM tags (vLLM's `k2_horizon_tool_parser.py`), each value
 optionally typed, inside `<ifm|tool_calls>`; its `json` variant writes one JSON call per block::
@@ -45,7 +46,7 @@ from typing import Any
 from ..._envelope import RejectedCall, RejectionKind
 from .._budget import TagBudget
 from .._calls import calls_in, is_tool_name, named
-from .._tags import TagBlock, json_or_text, read_json_block, tag_blocks, to_parsed, widen
+from .._tags import NextOccurrence, TagBlock, json_or_text, read_json_block, tag_blocks, to_parsed, widen
 from .._text import skip_space
 from .._types import CallReading, Candidate, Parsed, TextArguments
 
@@ -110,9 +111,14 @@ class Glm45ArgKeys:
     def _read(self, text: str, tags: _Tags) -> Parsed | None:
         spans: list[tuple[int, int]] = []
         readings: list[CallReading] = []
-        has_pairs, budget = False, TagBudget()
+        has_pairs, budget, read_to = False, TagBudget(), 0
+        value_ends, call_ends = NextOccurrence(text, tags.value_end), NextOccurrence(text, tags.call_end)
         for block in tag_blocks(text, tags.call, tags.call_end, self._first, budget):
+            if block.start < read_to:
+                continue  # Inside a value that held the tags (see `_through_values`).
             if text.find(tags.key, block.body_start, block.body_end) != -1:
+                block = _through_values(text, block, tags, value_ends, call_ends)
+                read_to = block.end
                 reading = _read_block(text, block, budget, tags)
                 if budget.exhausted:
                     break  # This block was left unread, with the rest.
@@ -227,6 +233,29 @@ def _suffixed_thought(text: str, suffix: str) -> tuple[str | None, str]:
     if end == -1:
         return text[body:].strip(), ""
     return text[body:end].strip(), text[end + len(closer) :]
+
+
+def _through_values(
+    text: str, block: TagBlock, tags: _Tags, value_ends: NextOccurrence, call_ends: NextOccurrence
+) -> TagBlock:
+    """The block, read on to its real end when a value holds the call's own tags.
+
+    `<arg_value>Wrap it in <tool_call> and </tool_call>.</arg_value></tool_call>`: the block found
+    ends inside the value. When its last value is not closed in it, and its `</arg_value>` comes
+    later with no `<arg_key>` before it (another call's pairs), the block ends at the close tag
+    after that `</arg_value>`, as Ollama's GLM reader reads it.
+    """
+    while (opened := text.rfind(tags.value, block.body_start, block.body_end)) != -1:
+        if text.find(tags.value_end, opened, block.body_end) != -1:
+            break  # Every value is closed inside the block.
+        value_end = value_ends.find(block.body_end)
+        if value_end is None or text.find(tags.key, block.body_end, value_end[0]) != -1:
+            break
+        close = call_ends.find(value_end[1])
+        if close is None:
+            break
+        block = TagBlock(block.start, block.body_start, close[0], close[1], closed=True)
+    return block
 
 
 def _read_block(text: str, block: TagBlock, budget: TagBudget, tags: _Tags) -> CallReading:

@@ -37,6 +37,7 @@ from .._scan import find_balanced_end
 from .._text import skip_space
 from .._tokens import read_token_sections
 from .._types import CallReading, Candidate, Parsed
+from .pythonic import literal_value
 
 _TAG, _START, _END = "<|python_tag|>", "<|python_start|>", "<|python_end|>"
 _TOKEN = re.compile(r"(<\|python_(?:tag|start|end)\|>|<\|eo[mt](?:_id)?\|>)")
@@ -151,7 +152,7 @@ def _pythonic_call(node: ast.expr, source: str) -> CallReading:
     arguments: dict[str, Any] = {}
     for keyword in node.keywords:
         try:
-            arguments[str(keyword.arg)] = ast.literal_eval(keyword.value)
+            arguments[str(keyword.arg)] = literal_value(keyword.value)  # As the bare list reads them.
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             reason = f"tool call '{name}': argument '{keyword.arg}' is not a literal value"
             return RejectedCall(name, source, reason, "malformed")

@@ -76,6 +76,8 @@ def _parse_list(source: str) -> Parsed | None:
         tree = _parse_python(source)
     except SyntaxError as exc:
         if _cut_off(exc) and not source.endswith("]"):  # A list the model closed was not cut off.
+            if _closes_before_end(source):  # Prose after the list, with an apostrophe: not this format.
+                return None
             return _rejected(source, f"the call list was cut off before its end ({exc.msg})", "truncated")
         return _rejected(source, f"not valid Python ({exc.msg})", "malformed") if source.endswith("]") else None
     except (ValueError, RecursionError, MemoryError) as exc:  # Null bytes, or nesting too deep.
@@ -224,6 +226,32 @@ def split_elements(source: str, *, strings: bool = True) -> list[str]:
     return [element for element in elements if element]
 
 
+def _closes_before_end(source: str) -> bool:
+    """Whether the list `source` starts with closes before its end (string literals skipped).
+
+    `[f(a='x')] Here's why` is a list and prose, whose apostrophe Python reads as a string
+    never closed: the list was not cut off.
+    """
+    depth, position = 0, 0
+    while (found := _BRACKET_OR_QUOTE.search(source, position)) is not None:
+        char = found.group()
+        if char in "\"'":
+            string = _STRING.match(source, found.start())
+            assert string is not None  # `_STRING` matches at any quote.
+            if not string.group().endswith(char) or string.end() - string.start() < 2:
+                return False  # A string in the list never closed: cut off.
+            position = string.end()
+            continue
+        depth += 1 if char in "([{" else -1
+        position = found.end()
+        if depth == 0:
+            return bool(source[position:].strip())
+    return False
+
+
+_BRACKET_OR_QUOTE = re.compile(r"[\[\](){}\"']")
+
+
 def _cut_off(error: SyntaxError) -> bool:
     """Whether Python ran out of input (a bracket or string never closed), not into a typo."""
     message = error.msg or ""
@@ -253,7 +281,7 @@ def _read_element(index: int, node: ast.expr) -> CallReading:
         if keyword.arg is None:
             return RejectedCall(name, arguments, f"tool call '{name}': **kwargs cannot be read", "malformed")
         try:
-            arguments[keyword.arg] = _literal(keyword.value)
+            arguments[keyword.arg] = literal_value(keyword.value)
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
             reason = f"tool call '{name}': argument '{keyword.arg}' is not a literal value"
             return RejectedCall(name, arguments, reason, "malformed")
@@ -288,8 +316,13 @@ class _JsonNames(ast.NodeTransformer):
         return ast.copy_location(ast.List([self.visit(item) for item in node.elts], ast.Load()), node)
 
 
-def _literal(node: ast.expr) -> Any:
-    """The value of a literal expression, as JSON-like data; never evaluates anything else."""
+def literal_value(node: ast.expr) -> Any:
+    """The value of a literal expression, as JSON data; never evaluates anything else.
+
+    Raises:
+        ValueError, TypeError, SyntaxError, RecursionError, MemoryError: not a literal, or a
+            value JSON cannot hold (bytes, `1e999`).
+    """
     if type(node) is ast.Constant:  # The usual argument (a string, a number): no tree to walk.
         return _as_json(node.value)
     return _as_json(ast.literal_eval(_JsonNames().visit(node)))
