@@ -194,6 +194,22 @@ REFUSALS = [
         "I can't help with that.",
     ),
     Refusal(
+        "anthropic refusal with no text: the provider's explanation",
+        "anthropic:claude-sonnet-4-6",
+        "https://api.anthropic.com/v1/messages",
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": [],
+            "stop_reason": "refusal",
+            "stop_details": {"type": "refusal", "category": "cyber", "explanation": "This request was blocked."},
+            "usage": {"input_tokens": 10, "output_tokens": 0},
+        },
+        "This request was blocked.",
+    ),
+    Refusal(
         "gemini safety stop, no text",
         "gemini:gemini-2.5-flash",
         "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
@@ -250,20 +266,26 @@ def test_a_streamed_refusal_is_on_the_completion() -> None:
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "I'm sorry, I can't help."
 
 
-def test_a_streamed_anthropic_refusal_is_on_the_completion() -> None:
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [("I can't.", "I can't."), ("", "This request was blocked.")],
+    ids=["the model's words", "no text: the provider's explanation"],
+)
+def test_a_streamed_anthropic_refusal_is_on_the_completion(text: str, refusal: str) -> None:
     def event(name: str, data: dict[str, Any]) -> str:
         return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
 
+    details = {"type": "refusal", "category": "cyber", "explanation": "This request was blocked."}
     body = (
         event("message_start", {"message": {"id": "m", "model": "claude-sonnet-4-6", "usage": {"input_tokens": 3}}})
         + event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
-        + event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "I can't."}})
+        + event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": text}})
         + event("content_block_stop", {"index": 0})
-        + event("message_delta", {"delta": {"stop_reason": "refusal"}, "usage": {"output_tokens": 3}})
+        + event("message_delta", {"delta": {"stop_reason": "refusal", "stop_details": details}, "usage": {}})
         + event("message_stop", {})
     ).encode()
     events = streamed("https://api.anthropic.com/v1/messages", body, model="anthropic:claude-sonnet-4-6")
-    assert events[-1].completion.refusal == "I can't."
+    assert events[-1].completion.refusal == refusal
 
 
 # --- a 200 that is not an answer is not an empty success (session 3, a new user's first hour) --------

@@ -39,6 +39,7 @@ from .test_conformance import (
     API_KEY,
     MESSAGES,
     MISSING,
+    OTHER_SET,
     RECORDINGS,
     Replay,
     Replayer,
@@ -47,6 +48,7 @@ from .test_conformance import (
     check_answer,
     check_error,
     expected_cassettes,
+    recorded,
 )
 
 TARGETS = [t for t in RECORDINGS if t.expected["streaming"]]
@@ -198,7 +200,7 @@ async def test_stream_replay_async(target: Target) -> None:
     check(target, *await astream(target))
 
 
-@pytest.mark.skipif(not TARGETS, reason=MISSING)
+@recorded("anthropic/llm-anthropic-stream-thinking-tool-chain.yaml#0", "gemini/llm-gemini-gzip-stream-tools.yaml#0")
 def test_a_call_without_arguments_streams_as_an_empty_object() -> None:
     """Anthropic sends a tool without input as one empty `partial_json`; Gemini as `"args": {}`."""
     for target_id in (
@@ -215,7 +217,7 @@ def served(interaction: Interaction) -> bytes:
     return interaction.response.body
 
 
-@pytest.mark.skipif(not TARGETS, reason=MISSING)
+@pytest.mark.skipif(not TARGETS or OTHER_SET, reason=f"{MISSING}, or another set of recordings")
 def test_the_recordings_hold_every_stream_shape() -> None:
     """Guard: the shapes this file must cover are in the recordings (if the folder changes, we notice)."""
     bodies = {t.id: served(Setup.of(t).interaction) for t in TARGETS}

@@ -54,6 +54,7 @@ class Assembler:
                 chunk.request_id or old.request_id,
                 chunk.artifacts or old.artifacts,
                 chunk.refused or old.refused,
+                chunk.refusal or old.refusal,
             )
 
     @property
@@ -84,5 +85,9 @@ class Assembler:
             usage=self.finish.usage or Usage(),
             request_id=self.finish.request_id,
             artifacts=self.finish.artifacts,
-            refusal=(self.text or None) if self.finish.refused else None,
+            refusal=(self.text or None) if self.finish.refused else self._words_on_refusal(),
         )
+
+    def _words_on_refusal(self) -> str | None:
+        """The provider's words on a refusal, when the model wrote none (see `respond.refusal_of`)."""
+        return None if self.text.strip() else self.finish.refusal

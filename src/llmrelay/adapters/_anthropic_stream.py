@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ProviderError
@@ -30,7 +31,7 @@ from ._contract import CallEnd, CallPiece, Chunk, Finish, ReasoningPiece, TextPi
 from ._errors import status_error
 from ._sse import EventDecoder, ServerEvent
 from ._stream_io import decode
-from ._wire import THINKING_BLOCKS, anthropic_usage, thinking_artifacts
+from ._wire import THINKING_BLOCKS, anthropic_usage, refusal_explanation, thinking_artifacts
 
 _STATUS = {
     "invalid_request_error": 400,
@@ -79,7 +80,9 @@ class AnthropicStreamReader:
         if kind == "content_block_stop" and body.get("index") in self._thinking:
             return [Finish(artifacts=thinking_artifacts(list(self._thinking.values())))]
         if kind == "message_delta":
-            return [self._finish(body.get("usage"), reason=_mapping(body.get("delta")).get("stop_reason"))]
+            delta = _mapping(body.get("delta"))
+            finish = self._finish(body.get("usage"), reason=delta.get("stop_reason"))
+            return [replace(finish, refusal=refusal_explanation(delta))]
         if kind == "message_stop":
             self.stopped = True
         return []

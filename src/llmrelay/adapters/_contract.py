@@ -212,6 +212,9 @@ class Finish:
     """What the provider needs back on the next turn (see `llmrelay.Artifact`)."""
     refused: bool = False
     """The answer's text is the model's refusal (OpenAI streams it in `refusal` deltas)."""
+    refusal: str | None = None
+    """The provider's own words on a refusal, apart from the text (Anthropic's `stop_details`); the
+    model's text, when it wrote some, is the refusal rather than these."""
 
 
 Chunk: TypeAlias = TextPiece | ReasoningPiece | CallPiece | CallEnd | Finish

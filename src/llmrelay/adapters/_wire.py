@@ -169,3 +169,14 @@ def gemini_usage(metadata: Mapping[str, Any]) -> Usage:
     output = int(metadata.get("candidatesTokenCount") or 0) + thoughts
     cached = int(metadata.get("cachedContentTokenCount") or 0)
     return Usage(prompt, output, int(metadata.get("totalTokenCount") or prompt + output), cached, thoughts)
+
+
+def refusal_explanation(message: Mapping[str, Any]) -> str | None:
+    """Anthropic's words on a refusal: `stop_details.explanation` (else its category), on a `refusal` stop."""
+    if message.get("stop_reason") != "refusal":
+        return None
+    details = _mapping(message.get("stop_details"))
+    for key in ("explanation", "category"):
+        if isinstance(words := details.get(key), str) and words.strip():
+            return words.strip()
+    return None

@@ -63,7 +63,7 @@ from ._deadline import bound_sockets
 from ._errors import redact, scrubbed, status_error, transport_error
 from ._origin import endpoint_host, guard_sdk_client
 from ._schemas import for_anthropic
-from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, thinking_artifacts
+from ._wire import ANTHROPIC_FAMILY, THINKING, THINKING_BLOCKS, anthropic_usage, refusal_explanation, thinking_artifacts
 
 if TYPE_CHECKING:
     from ._contract import Chunk
@@ -220,6 +220,7 @@ def to_raw_response(
         reasoning="\n\n".join(thought for thought in thoughts if thought),
         native_calls=tuple(calls),
         finish_reason=body.get("stop_reason"),
+        refusal=None if "".join(texts).strip() else refusal_explanation(body),  # The model's words first.
         usage=anthropic_usage(body.get("usage")),
         request_id=request_id,
         body=dict(body),
