@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import datetime
 import gzip
 import json
 import os
@@ -222,6 +223,15 @@ CASES = [
         recorded(body={"string": "abc"}, headers={"content-length": ["99"], "Transfer-Encoding": ["chunked"]}),
         b"abc",
     ),
+    # pydantic-ai's newer writer: a typed body, a bare status, unquoted dates in header values.
+    Case("typed json body", recorded(body={"type": "json", "content": {"a": [1, "é"]}}), b'{"a": [1, "\\u00e9"]}'),
+    Case("typed text body", recorded(body={"type": "text", "content": "data: x\n\n"}), b"data: x\n\n"),
+    Case(
+        "a header value YAML read as a date",
+        recorded(body={"string": ""}, headers={"openai-version": [datetime.date(2020, 10, 1)], "x-f": 1.5}),
+        b"",
+        {"openai-version": ["2020-10-01"], "x-f": ["1.5"]},
+    ),
     Case("a bare status code", recorded(body={"string": ""}, status=204), b"", status=(204, "")),
     Case("status without a reason", recorded(body={"string": ""}, status={"code": 503}), b"", status=(503, "")),
 ]
@@ -242,6 +252,7 @@ REQUEST_CASES = [
     ("absent", {}, None),
     ("string mapping", {"body": {"string": "x"}}, b"x"),
     ("parsed_body", {"parsed_body": {"model": "m", "n": 1}}, b'{"model": "m", "n": 1}'),
+    ("typed json body", {"body": {"type": "json", "content": {"model": "m"}}}, b'{"model": "m"}'),
 ]
 
 
@@ -319,6 +330,11 @@ BAD = [
     ("no body", {"request": GOOD_REQUEST, "response": recorded()}, "no 'body' or 'parsed_body'"),
     ("body mapping without string", {"request": GOOD_REQUEST, "response": recorded(body={})}, "without 'string'"),
     ("body a number", {"request": GOOD_REQUEST, "response": recorded(body={"string": 5})}, "got int"),
+    (
+        "typed body of another type",
+        {"request": GOOD_REQUEST, "response": recorded(body={"type": "xml", "content": "<a/>"})},
+        "a body of type 'xml' holding str",
+    ),
     ("header list of mappings", {"request": GOOD_REQUEST, "response": recorded(body=None, headers={"a": [{}]})}, "a:"),
     ("headers a list", {"request": GOOD_REQUEST, "response": recorded(body=None, headers=["a"])}, "got list"),
     (

@@ -23,7 +23,8 @@ Bodies are stored in three ways, all read here (see the conformance README, and 
 2. bytes: `string: !!binary H4sI...` (base64 in YAML), often gzip-compressed exactly as the
    server sent it, with the response headers still saying `Content-Encoding: gzip`;
 3. pydantic-ai's `parsed_body: {...}`: a JSON body stored as a YAML mapping, turned back into
-   JSON text here with `json.dumps`.
+   JSON text here with `json.dumps`; its newer `body: {type: json, content: {...}}` likewise (and
+   `{type: text, content: ...}` as text).
 
 Choices made for callers (a test replaying, a matcher comparing, a report printing):
 
@@ -43,6 +44,7 @@ Choices made for callers (a test replaying, a matcher comparing, a report printi
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import zlib
@@ -232,9 +234,11 @@ def _body(part: dict[Any, Any], where: str) -> bytes | None:
     if "parsed_body" in part:
         return _json_text(part["parsed_body"], f"{where}.parsed_body")
     body = part.get("body")
+    if isinstance(body, dict) and "type" in body and "content" in body and "string" not in body:
+        return _typed_body(body, f"{where}.body")
     if isinstance(body, dict):  # Responses keep the body under `string`.
         if "string" not in body:
-            raise _Invalid(f"{where}.body: a mapping without 'string'")
+            raise _Invalid(f"{where}.body: a mapping without 'string' (nor 'type' and 'content')")
         body = body["string"]
     if body is None or isinstance(body, bytes):
         return body
@@ -244,6 +248,16 @@ def _body(part: dict[Any, Any], where: str) -> bytes | None:
         except UnicodeEncodeError as exc:  # A lone surrogate from a "\ud800" escape.
             raise _Invalid(f"{where}.body: not encodable as UTF-8: {exc.reason}") from exc
     raise _Invalid(f"{where}.body: expected text or !!binary, got {type(body).__name__}")
+
+
+def _typed_body(body: dict[Any, Any], where: str) -> bytes | None:
+    """pydantic-ai's newer style, `{type: json, content: {...}}` or `{type: text, content: "..."}`."""
+    kind, content = body["type"], body["content"]
+    if kind == "json":
+        return _json_text(content, f"{where}.content")
+    if kind == "text" and (content is None or isinstance(content, str)):
+        return _body({"body": content}, where)
+    raise _Invalid(f"{where}: a body of type {kind!r} holding {type(content).__name__} (expected json, or text)")
 
 
 def _json_text(value: object, where: str) -> bytes:
@@ -322,9 +336,12 @@ def _headers(data: object, where: str) -> Headers:
 
 
 def _header_value(value: object, where: str) -> str:
-    # Unquoted numbers load as int; writers quote them, hand-edited files may not.
-    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+    # Unquoted numbers load as int, and dates (`openai-version: 2020-10-01`) as dates: VCR.py's
+    # writer quotes them, pydantic-ai's newer one does not.
+    if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
         return str(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
     raise _Invalid(f"{where}: expected text, got {type(value).__name__}")
 
 
