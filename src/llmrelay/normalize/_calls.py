@@ -353,10 +353,13 @@ def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | 
         parsed = _interpret_parts(items, explicit=explicit, text=text)
         if parsed is not None and (parsed.calls or parsed.rejected):
             return parsed
-    readings = [read_call(item, explicit=explicit, require_arguments=True) for item in items]
-    if any(r is None for r in readings):
-        return None  # A list with anything but calls in it is data.
-    return Parsed.from_readings([r for r in readings if r is not None], text=text)
+    readings: list[CallReading] = []
+    for item in items:
+        reading = read_call(item, explicit=explicit, require_arguments=True)
+        if reading is None:
+            return None  # A list with anything but calls in it is data: no need to read the rest.
+        readings.append(reading)
+    return Parsed.from_readings(readings, text=text)
 
 
 def read_bool(value: object) -> bool | None:
