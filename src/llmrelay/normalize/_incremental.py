@@ -110,6 +110,9 @@ _SUFFIXED_CLOSER = r"</tool_calls:[^\s<>]{1,16}>"
 _CALL_CLOSER = re.compile("|".join([*map(re.escape, _CLOSED_BY), _SUFFIXED_CLOSER]))
 # Longer than any closer (the suffixed one is at most 30): one split across chunks is still found.
 _CLOSER_OVERLAP = max(32, *map(len, _CLOSED_BY))
+# The closers without a `<`: a window holding neither `<` nor one of these holds no closer, which
+# two `memchr`-fast scans say, where the regex tests each `[`/`]` (one per item of a JSON array).
+_CLOSERS_WITHOUT_LT = tuple(closer for closer in _CLOSED_BY if "<" not in closer)
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
 far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""
@@ -223,7 +226,9 @@ class IncrementalParser:
         might still grow, is shown now, so the text comes before the call in the stream. None
         when text must still wait for `finish()` (after a trigger, or an undecided start).
         """
-        if self._finished or not any(chunk.strip() for chunk in self._chunks):
+        if self._finished or not any(
+            chunk and not chunk.isspace() for chunk in self._chunks
+        ):  # No copy, as strip makes.
             return []
         if self._envelope is not None or self._json_head is not None or not self._streaming or self._head is not None:
             return None
@@ -239,7 +244,9 @@ class IncrementalParser:
         if self._finished:
             raise RuntimeError("IncrementalParser.finish() called twice")
         self._finished = True
-        completion = parse_response("".join(self._chunks), self._tools, strict=self._strict)
+        text = "".join(self._chunks)
+        self._chunks = [text]  # The pieces are freed before the parse, the answer's largest memory.
+        completion = parse_response(text, self._tools, strict=self._strict)
         if self._envelope is not None:
             return self._envelope.finish(completion)
         # Holding back makes what was emitted a prefix of the content (the tests check it on
@@ -274,13 +281,14 @@ class IncrementalParser:
         """
         window = self._closer_tail + chunk
         self._closer_tail = window[-_CLOSER_OVERLAP:]
-        if self._readings_left <= 0 or _CALL_CLOSER.search(window) is None:
+        if self._readings_left <= 0 or not _may_hold_closer(window) or _CALL_CLOSER.search(window) is None:
             return []
         self._readings_left -= 1
         # Read up to the last closer only: text after it may be a call still being written, which
         # the normalizer would read as it stands (`<invoke name="f">` alone is a call without arguments).
         *_, last = _CALL_CLOSER.finditer(window)
         text = "".join(self._chunks)
+        self._chunks = [text]  # Joined once: the next reading joins this and what came after.
         so_far = parse_response(text[: len(text) - len(window) + last.end()], self._tools, strict=self._strict)
         if so_far.format not in _CLOSED_BY.get(last.group(), ("hy_v4",)):
             return []  # The closer is not the one of the format that read the answer: not settled.
@@ -317,6 +325,11 @@ class IncrementalParser:
             return []
         self._emitted.append(text)
         return [TextDelta(text)]
+
+
+def _may_hold_closer(window: str) -> bool:
+    """Whether `window` may hold a call closer (`_CALL_CLOSER` says for certain)."""
+    return "<" in window or any(closer in window for closer in _CLOSERS_WITHOUT_LT)
 
 
 def _call_events(first: int, calls: Sequence[ToolCall]) -> list[StreamEvent]:
