@@ -46,6 +46,7 @@ from .._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, 
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
+from ._pieces import Pieces
 from ._reasoning import APRIEL_REASONING, ReasoningStream
 from ._registry import registered_strategies
 
@@ -148,8 +149,8 @@ class IncrementalParser:
     ) -> None:
         self._tools = tools
         self._strict = strict
-        self._chunks: list[str] = []
-        self._emitted: list[str] = []
+        self._chunks = Pieces()
+        self._emitted = Pieces()
         self._streaming = _only_builtin_strategies()
         """Whether prose may still stream: no trigger yet, and the answer's start is plain prose."""
         self._head: str | None = ""
@@ -169,7 +170,8 @@ class IncrementalParser:
         self._closer_tail = ""
         self._reasoning = ReasoningStream() if self._streaming else None
         """The reasoning block the answer may start with, told as `ReasoningDelta`s."""
-        self._reasoning_told: list[str] = []
+        self._reasoning_told = 0
+        """How many characters of reasoning were told."""
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
@@ -199,7 +201,7 @@ class IncrementalParser:
             self._reasoning = None  # Nothing more to tell: later chunks skip it.
         if not told:
             return []
-        self._reasoning_told.append(told)
+        self._reasoning_told += len(told)
         return [ReasoningDelta(told)]
 
     def _text_events(self, chunk: str) -> list[StreamEvent]:
@@ -226,9 +228,7 @@ class IncrementalParser:
         might still grow, is shown now, so the text comes before the call in the stream. None
         when text must still wait for `finish()` (after a trigger, or an undecided start).
         """
-        if self._finished or not any(
-            chunk and not chunk.isspace() for chunk in self._chunks
-        ):  # No copy, as strip makes.
+        if self._finished or self._chunks.blank():
             return []
         if self._envelope is not None or self._json_head is not None or not self._streaming or self._head is not None:
             return None
@@ -244,17 +244,15 @@ class IncrementalParser:
         if self._finished:
             raise RuntimeError("IncrementalParser.finish() called twice")
         self._finished = True
-        text = "".join(self._chunks)
-        self._chunks = [text]  # The pieces are freed before the parse, the answer's largest memory.
-        completion = parse_response(text, self._tools, strict=self._strict)
+        completion = parse_response(self._chunks.text(), self._tools, strict=self._strict)
         if self._envelope is not None:
             return self._envelope.finish(completion)
         # Holding back makes what was emitted a prefix of the content (the tests check it on
         # every format's table of answers, split every way): the rest is what was held back.
         events: list[StreamEvent] = []
-        if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
+        if rest := (completion.reasoning or "")[self._reasoning_told :]:
             events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
-        text_shown = "".join(self._emitted)
+        text_shown = self._emitted.text()
         if not completion.content.startswith(text_shown):  # It was reasoning (see `_SHOWN_WAS_REASONING`).
             completion = replace(completion, warnings=[*completion.warnings, _SHOWN_WAS_REASONING])
             text_shown = ""
@@ -287,8 +285,7 @@ class IncrementalParser:
         # Read up to the last closer only: text after it may be a call still being written, which
         # the normalizer would read as it stands (`<invoke name="f">` alone is a call without arguments).
         *_, last = _CALL_CLOSER.finditer(window)
-        text = "".join(self._chunks)
-        self._chunks = [text]  # Joined once: the next reading joins this and what came after.
+        text = self._chunks.text()
         so_far = parse_response(text[: len(text) - len(window) + last.end()], self._tools, strict=self._strict)
         if so_far.format not in _CLOSED_BY.get(last.group(), ("hy_v4",)):
             return []  # The closer is not the one of the format that read the answer: not settled.
