@@ -3,7 +3,8 @@
 A streamed answer comes a token at a time, a few characters each. Kept as a list of those
 strings, a megabyte costs some 13 MB (a `str` object is about 50 bytes before its first
 character). `Pieces` joins every `BLOCK` pieces into one string as they arrive, so the text
-held costs about its own size, and each character is copied once more at most.
+held costs about its own size; each character is copied into its block, and once more by each
+`text()` that comes after it (the callers ask for the whole text a bounded number of times).
 """
 
 from __future__ import annotations
