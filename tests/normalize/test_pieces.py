@@ -34,6 +34,10 @@ def test_pieces(pieces: list[str], text: str, blank: bool) -> None:
     assert kept.text() == text  # Asked again, once joined.
     kept.append("!")
     assert kept.text() == text + "!"
+    assert kept.take() == text + "!"
+    assert (kept.text(), kept.blank()) == ("", True)
+    kept.append("?")
+    assert kept.take() == "?"
 
 
 def peak_per_character(run: Callable[[], object], size: int) -> float:

@@ -128,8 +128,8 @@ class EnvelopeStream:
         small = len(state.text) + state.waiting_length <= _SMALL_ARGUMENTS
         if not (item.closed or small or state.waiting_length * 8 >= len(state.text)):
             return
-        delta = state.waiting.text()
-        state.waiting, state.waiting_length = Pieces(), 0
+        delta = state.waiting.take()
+        state.waiting_length = 0
         state.text += delta
         state.partial = None  # The last reading is freed before the next is made (a megabyte of arguments: 1x).
         if item.closed and isinstance(item.reading, Candidate):

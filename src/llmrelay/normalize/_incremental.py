@@ -326,7 +326,12 @@ class IncrementalParser:
 
 def _may_hold_closer(window: str) -> bool:
     """Whether `window` may hold a call closer (`_CALL_CLOSER` says for certain)."""
-    return "<" in window or any(closer in window for closer in _CLOSERS_WITHOUT_LT)
+    if "<" in window:
+        return True
+    for closer in _CLOSERS_WITHOUT_LT:  # A loop, not `any()`: a generator costs more than the scans.
+        if closer in window:
+            return True
+    return False
 
 
 def _call_events(first: int, calls: Sequence[ToolCall]) -> list[StreamEvent]:

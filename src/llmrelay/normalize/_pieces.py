@@ -39,6 +39,12 @@ class Pieces:
             self._blocks[:] = ["".join(self._blocks)]
         return self._blocks[0] if self._blocks else ""
 
+    def take(self) -> str:
+        """All the text so far, which is then forgotten: the next piece starts a new text."""
+        text = self.text()
+        self._blocks.clear()
+        return text
+
     def blank(self) -> bool:
         """Whether the text so far is empty or only blank space (without joining it)."""
         return all(not piece or piece.isspace() for piece in (*self._blocks, *self._recent))
