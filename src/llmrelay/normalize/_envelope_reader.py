@@ -58,7 +58,7 @@ class EnvelopeItem:
     """The arguments' text so far, in pieces: the decoded string, or the raw JSON of an object
     (since the last `take_arguments`)."""
     raw: Pieces = field(default_factory=Pieces)
-    """The item's JSON text so far."""
+    """The item's JSON text so far, while it is open (once read, `reading` says what it meant)."""
     reading: CallReading | None = None
     """Once the item closed: the call, or why it is not one (see `_calls.read_envelope_item`)."""
     closed: bool = False
@@ -267,7 +267,7 @@ class EnvelopeReader:
             item.raw.append(chunk[self._item_from : end])
             item.closed = True
             try:
-                item.reading = read_envelope_item(_DECODER.decode(item.raw.text()))
+                item.reading = read_envelope_item(_DECODER.decode(item.raw.take()))
             except (ValueError, RecursionError):
                 self.broken = True  # Cannot happen for text this reader accepted; stop rather than guess.
                 return
