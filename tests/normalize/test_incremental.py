@@ -23,9 +23,12 @@ from hypothesis import strategies as st
 from llmrelay import Completion, parse_response
 from llmrelay._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from llmrelay.normalize import register_strategy, reset_strategies
+from llmrelay.normalize._incremental import _CALL_CLOSER as CALL_CLOSER
 from llmrelay.normalize._incremental import _CHANGED as CHANGED
+from llmrelay.normalize._incremental import _CLOSED_BY as CLOSED_BY
 from llmrelay.normalize._incremental import _SHOWN_WAS_REASONING as SHOWN_WAS_REASONING
 from llmrelay.normalize._incremental import IncrementalParser
+from llmrelay.normalize._incremental import _may_hold_closer as may_hold_closer
 from llmrelay.normalize.strategies import DEFAULT_STRATEGIES
 from llmrelay.normalize.strategies.hermes import HermesToolCall
 
@@ -280,6 +283,17 @@ def test_deepseek_v41_spaced_wrapper_shows_its_call_when_it_closes() -> None:
     _, completion = parser.finish()
     assert completion.format == "deepseek_dsml"
     assert [e.call for e in early] == completion.tool_calls != []
+
+
+@pytest.mark.parametrize("closer", [*CLOSED_BY, "</tool_calls:6124c78e>"])
+def test_the_quick_check_before_the_closer_regex_lets_every_closer_through(closer: str) -> None:
+    assert CALL_CLOSER.fullmatch(closer)
+    assert may_hold_closer(f"text {closer} text")
+
+
+@pytest.mark.parametrize("window", ["plain prose, no closer", '[{"a": [1, 2]}, {"b": ["c"]}]', "[unused11]"])
+def test_the_quick_check_before_the_closer_regex_says_no_without_a_closer(window: str) -> None:
+    assert not may_hold_closer(window)
 
 
 # Issue 16: (id, answer, the reasoning told before finish() when fed one character at a time)

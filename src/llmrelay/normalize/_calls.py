@@ -34,6 +34,8 @@ ENVELOPE_CALL_KEYS = ("toolCalls", "tool_calls", "calls", "function_calls")
 """Keys of an envelope's list of calls, in order of preference."""
 ENVELOPE_MORE_KEYS = ("needsMoreWork", "needs_more_work")
 """Keys of an envelope's "needs more work" flag."""
+# Keys that wrap a call object: `{"function_call": {...}}`.
+_WRAPPER_KEYS = ("function_call", "functionCall", "tool_call", "toolCall")
 
 
 def is_tool_name(value: object) -> TypeGuard[str]:
@@ -108,7 +110,7 @@ def read_call(obj: object, *, explicit: bool, require_arguments: bool = False) -
         return Candidate(name, arguments, None, explicit)  # The canonical shape, read without the search below.
     if _DEFINITION_KEYS.intersection(obj):
         return None
-    for wrapper in ("function_call", "functionCall", "tool_call", "toolCall"):
+    for wrapper in _WRAPPER_KEYS:
         inner = obj.get(wrapper)
         if isinstance(inner, dict) and len(obj) == 1:
             return read_call(inner, explicit=explicit)
@@ -235,6 +237,40 @@ def interpret_json(value: object, *, explicit: bool, text: str = "") -> Parsed |
     return None
 
 
+def _signal_pattern() -> re.Pattern[str]:
+    r"""A regex that finds, in the text of a JSON object, any key `interpret_json` reads it by.
+
+    The keys, each as a substring of the text: a call's name and arguments (a bare `name` is not
+    one, it needs arguments or a `type` beside it), the `type` of a call or an error, a wrapper,
+    an envelope's, a Gemini response's. Only the keys that hold none of the others are searched
+    for (`tool` stands for `tool_name` and `toolCalls`), and `\u`, an escape that may spell one.
+    """
+    keys = {
+        *(k for k in _NAME_KEYS if k != "name"),
+        *_ARG_KEYS,
+        "type",
+        *_WRAPPER_KEYS,
+        *ENVELOPE_CALL_KEYS,
+        *ENVELOPE_MORE_KEYS,
+        "candidates",
+        "parts",
+    }
+    shortest = sorted(k for k in keys if not any(other != k and other in k for other in keys))
+    return re.compile("|".join([*map(re.escape, shortest), r"\\u"]))
+
+
+_SIGNAL = _signal_pattern()
+
+
+def may_be_tool_shaped(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether the JSON object written in `text[start:end]` may mean something to `interpret_json`.
+
+    False when the text names none of the keys it reads an object by: the object is then data
+    whatever its values, and decoding it (the costly part) can be skipped. One C-level search.
+    """
+    return _SIGNAL.search(text, start, len(text) if end is None else end) is not None
+
+
 def _interpret_envelope(obj: dict[str, Any], explicit: bool, text: str) -> Parsed | None:
     # Plain loops and positional calls: this is most of the normalizer's cost on a clean envelope.
     calls_key = more_key = None
@@ -353,10 +389,13 @@ def _interpret_list(items: list[Any], *, explicit: bool, text: str) -> Parsed | 
         parsed = _interpret_parts(items, explicit=explicit, text=text)
         if parsed is not None and (parsed.calls or parsed.rejected):
             return parsed
-    readings = [read_call(item, explicit=explicit, require_arguments=True) for item in items]
-    if any(r is None for r in readings):
-        return None  # A list with anything but calls in it is data.
-    return Parsed.from_readings([r for r in readings if r is not None], text=text)
+    readings: list[CallReading] = []
+    for item in items:
+        reading = read_call(item, explicit=explicit, require_arguments=True)
+        if reading is None:
+            return None  # A list with anything but calls in it is data: no need to read the rest.
+        readings.append(reading)
+    return Parsed.from_readings(readings, text=text)
 
 
 def read_bool(value: object) -> bool | None:

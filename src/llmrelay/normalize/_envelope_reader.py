@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from .._envelope import RejectedCall
 from ._calls import ENVELOPE_CALL_KEYS, ENVELOPE_MORE_KEYS, is_tool_name, read_bool, read_envelope_item
+from ._pieces import Pieces
 from ._types import CallReading, Candidate, Parsed
 
 MAX_DEPTH = 200
@@ -31,6 +32,7 @@ ENVELOPE_KEYS = frozenset({"content", *ENVELOPE_CALL_KEYS, *ENVELOPE_MORE_KEYS})
 """Top-level keys of the envelope: an object with only these is read as one, even cut short."""
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+_BLANKS = " \t\n\r"
 _PLAIN = re.compile(r'[^"\\]+')  # A string's text up to its next quote or escape.
 _SCALAR_CHARS = re.compile(r"[-+.0-9a-zA-Z]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
@@ -53,12 +55,19 @@ class EnvelopeItem:
     name: str | None = None
     """The item's `name`, once that string closed (and only if it can be a tool name)."""
     arguments: list[str] = field(default_factory=list)
-    """The arguments' text so far, in pieces: the decoded string, or the raw JSON of an object."""
-    raw: list[str] = field(default_factory=list)
-    """The item's JSON text so far, in pieces."""
+    """The arguments' text so far, in pieces: the decoded string, or the raw JSON of an object
+    (since the last `take_arguments`)."""
+    raw: Pieces = field(default_factory=Pieces)
+    """The item's JSON text so far, while it is open (once read, `reading` says what it meant)."""
     reading: CallReading | None = None
     """Once the item closed: the call, or why it is not one (see `_calls.read_envelope_item`)."""
     closed: bool = False
+
+    def take_arguments(self) -> list[str]:
+        """The pieces of arguments read since the last take; they are not kept (a stream sends them once)."""
+        pieces = self.arguments[:]
+        self.arguments.clear()  # In place: the arguments string being read still decodes to this list.
+        return pieces
 
 
 @dataclass(slots=True)
@@ -75,7 +84,7 @@ class EnvelopeReader:
         self.keys: list[str] = []
         """The top-level keys, in order (repeats included)."""
         self.content: list[str] = []
-        """The decoded pieces of the (last) `content` string so far."""
+        """The decoded pieces of the (last) `content` string so far (since the last `take_content`)."""
         self.content_is_text = False
         """Whether the last `content` value is a string (it may still be open)."""
         self.content_keys = 0
@@ -114,6 +123,12 @@ class EnvelopeReader:
             return True
         return bool(self.keys) and all(key in ENVELOPE_KEYS for key in self.keys)
 
+    def take_content(self) -> str:
+        """The content decoded since the last take, joined; its pieces are not kept (a stream sends them once)."""
+        text = "".join(self.content)
+        self.content.clear()  # In place: the content string being read still decodes to this list.
+        return text
+
     @property
     def open_item(self) -> EnvelopeItem | None:
         """The item being read when the text stopped, if any."""
@@ -135,10 +150,12 @@ class EnvelopeReader:
                 if position < end:
                     self._end_scalar(chunk, position)
                 continue
-            position = _WHITESPACE.match(chunk, position).end()  # type: ignore[union-attr]
-            if position == end:
-                break
             char = chunk[position]
+            if char in _BLANKS:  # A test before the regex: most tokens follow none (`"a":`, `},{`).
+                position = _WHITESPACE.match(chunk, position).end()  # type: ignore[union-attr]
+                if position == end:
+                    break
+                char = chunk[position]
             if state == _VALUE or state == _FIRST_ITEM:
                 if state == _FIRST_ITEM and char == "]":
                     position = self._close(chunk, position, "[")
@@ -250,7 +267,7 @@ class EnvelopeReader:
             item.raw.append(chunk[self._item_from : end])
             item.closed = True
             try:
-                item.reading = read_envelope_item(_DECODER.decode("".join(item.raw)))
+                item.reading = read_envelope_item(_DECODER.decode(item.raw.take()))
             except (ValueError, RecursionError):
                 self.broken = True  # Cannot happen for text this reader accepted; stop rather than guess.
                 return
@@ -442,4 +459,4 @@ def cut_call(item: EnvelopeItem) -> RejectedCall:
     """The rejection of a call the answer stopped in the middle of."""
     what = f"tool call '{item.name}'" if item.name else "a tool call"
     reason = f"{what} was cut off before its end (the answer stopped inside the JSON envelope)"
-    return RejectedCall(item.name, "".join(item.raw), reason, "truncated")
+    return RejectedCall(item.name, item.raw.text(), reason, "truncated")

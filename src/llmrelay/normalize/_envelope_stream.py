@@ -31,6 +31,7 @@ from .._tools import Tool, ToolLike, to_tools
 from ._envelope_reader import EnvelopeItem, EnvelopeReader
 from ._parse import accept_calls
 from ._partial_json import GrowingArguments
+from ._pieces import Pieces
 from ._types import Candidate
 
 # Arguments up to this long are sent on every piece. Longer ones are sent once they grew by an
@@ -45,11 +46,10 @@ MISMATCH_WARNING = (
 
 @dataclass(slots=True)
 class _Arguments:
-    """What was sent of one call's arguments."""
+    """What was sent of one call's arguments, and what waits to be."""
 
-    seen: int = 0  # Pieces of `EnvelopeItem.arguments` counted so far.
-    sent: int = 0  # Pieces sent in a delta.
-    waiting: int = 0  # Characters counted but not sent.
+    waiting: Pieces = field(default_factory=Pieces)  # Taken from `EnvelopeItem.arguments`, not sent.
+    waiting_length: int = 0  # Its characters.
     text: str = ""
     partial: dict[str, Any] | None = None
     reader: GrowingArguments = field(default_factory=GrowingArguments)
@@ -63,8 +63,7 @@ class EnvelopeStream:
         self._strict = strict
         self._tool_map: dict[str, Tool] | None = None
         self._reader = EnvelopeReader()
-        self._content_sent = 0
-        self._emitted: list[str] = []
+        self._emitted = Pieces()
         self._started: dict[int, str] = {}
         self._arguments: dict[int, _Arguments] = {}
         self._accepted: list[tuple[int, ToolCall]] = []
@@ -78,10 +77,8 @@ class EnvelopeStream:
             return []
         reader.feed(chunk)
         events: list[StreamEvent] = []
-        content = reader.content
-        if len(content) > self._content_sent and reader.content_keys == 1 and reader.envelope_likely:
-            text = "".join(content[self._content_sent :])
-            self._content_sent = len(content)
+        if reader.content and reader.content_keys == 1 and reader.envelope_likely:
+            text = reader.take_content()
             self._emitted.append(text)
             events.append(TextDelta(text))
         if reader.touched:
@@ -103,6 +100,7 @@ class EnvelopeStream:
         if not item.closed:
             return
         self._done.add(index)
+        self._arguments.pop(index, None)  # Its arguments were sent whole: their reader is freed.
         reading = item.reading
         if isinstance(reading, Candidate):
             accepted, rejected = accept_calls([reading], self._tools_by_name(), self._strict)
@@ -119,19 +117,21 @@ class EnvelopeStream:
             self._rejected.extend((index, r) for r in rejected)
 
     def _arguments_delta(self, item: EnvelopeItem, events: list[StreamEvent]) -> None:
-        state = self._arguments.setdefault(item.index, _Arguments())
-        pieces = item.arguments
-        for piece in pieces[state.seen :]:
-            state.waiting += len(piece)
-        state.seen = len(pieces)
-        if not state.waiting:
+        state = self._arguments.get(item.index)
+        if state is None:  # Not `setdefault`: its default (and that one's reader) is built on every call.
+            state = self._arguments[item.index] = _Arguments()
+        for piece in item.take_arguments():
+            state.waiting.append(piece)
+            state.waiting_length += len(piece)
+        if not state.waiting_length:
             return
-        small = len(state.text) + state.waiting <= _SMALL_ARGUMENTS
-        if not (item.closed or small or state.waiting * 8 >= len(state.text)):
+        small = len(state.text) + state.waiting_length <= _SMALL_ARGUMENTS
+        if not (item.closed or small or state.waiting_length * 8 >= len(state.text)):
             return
-        delta = "".join(pieces[state.sent :])
-        state.sent, state.waiting = len(pieces), 0
+        delta = state.waiting.take()
+        state.waiting_length = 0
         state.text += delta
+        state.partial = None  # The last reading is freed before the next is made (a megabyte of arguments: 1x).
         if item.closed and isinstance(item.reading, Candidate):
             state.partial = item.reading.arguments  # Read whole already: no second pass over a long text.
         else:
@@ -149,7 +149,7 @@ class EnvelopeStream:
         """The events still due for the answer `completion` was parsed from, and the completion."""
         events: list[StreamEvent] = []
         problems: list[str] = []
-        shown = "".join(self._emitted)
+        shown = self._emitted.text()
         if completion.content.startswith(shown):
             if rest := completion.content[len(shown) :]:
                 events.append(TextDelta(rest))

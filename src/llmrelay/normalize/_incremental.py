@@ -46,6 +46,7 @@ from .._events import ReasoningDelta, StreamEvent, TextDelta, ToolCallComplete, 
 from .._tools import ToolLike
 from ._envelope_stream import EnvelopeStream
 from ._parse import parse_response
+from ._pieces import Pieces
 from ._reasoning import APRIEL_REASONING, ReasoningStream
 from ._registry import registered_strategies
 
@@ -110,6 +111,9 @@ _SUFFIXED_CLOSER = r"</tool_calls:[^\s<>]{1,16}>"
 _CALL_CLOSER = re.compile("|".join([*map(re.escape, _CLOSED_BY), _SUFFIXED_CLOSER]))
 # Longer than any closer (the suffixed one is at most 30): one split across chunks is still found.
 _CLOSER_OVERLAP = max(32, *map(len, _CLOSED_BY))
+# The closers without a `<`: a window holding neither `<` nor one of these holds no closer, which
+# two `memchr`-fast scans say, where the regex tests each `[`/`]` (one per item of a JSON array).
+_CLOSERS_WITHOUT_LT = tuple(closer for closer in _CLOSED_BY if "<" not in closer)
 _MAX_EARLY_READINGS = 32
 """Calls read before the end, at most this many times a stream: each reading parses the text so
 far, so the cost stays linear (a bounded number of passes), and the rest waits for `finish()`."""
@@ -145,8 +149,8 @@ class IncrementalParser:
     ) -> None:
         self._tools = tools
         self._strict = strict
-        self._chunks: list[str] = []
-        self._emitted: list[str] = []
+        self._chunks = Pieces()
+        self._emitted = Pieces()
         self._streaming = _only_builtin_strategies()
         """Whether prose may still stream: no trigger yet, and the answer's start is plain prose."""
         self._head: str | None = ""
@@ -166,7 +170,8 @@ class IncrementalParser:
         self._closer_tail = ""
         self._reasoning = ReasoningStream() if self._streaming else None
         """The reasoning block the answer may start with, told as `ReasoningDelta`s."""
-        self._reasoning_told: list[str] = []
+        self._reasoning_told = 0
+        """How many characters of reasoning were told."""
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Add the next piece of the answer; return the events it made certain (maybe none)."""
@@ -196,7 +201,7 @@ class IncrementalParser:
             self._reasoning = None  # Nothing more to tell: later chunks skip it.
         if not told:
             return []
-        self._reasoning_told.append(told)
+        self._reasoning_told += len(told)
         return [ReasoningDelta(told)]
 
     def _text_events(self, chunk: str) -> list[StreamEvent]:
@@ -223,7 +228,7 @@ class IncrementalParser:
         might still grow, is shown now, so the text comes before the call in the stream. None
         when text must still wait for `finish()` (after a trigger, or an undecided start).
         """
-        if self._finished or not any(chunk.strip() for chunk in self._chunks):
+        if self._finished or self._chunks.blank():
             return []
         if self._envelope is not None or self._json_head is not None or not self._streaming or self._head is not None:
             return None
@@ -239,15 +244,15 @@ class IncrementalParser:
         if self._finished:
             raise RuntimeError("IncrementalParser.finish() called twice")
         self._finished = True
-        completion = parse_response("".join(self._chunks), self._tools, strict=self._strict)
+        completion = parse_response(self._chunks.text(), self._tools, strict=self._strict)
         if self._envelope is not None:
             return self._envelope.finish(completion)
         # Holding back makes what was emitted a prefix of the content (the tests check it on
         # every format's table of answers, split every way): the rest is what was held back.
         events: list[StreamEvent] = []
-        if rest := (completion.reasoning or "")[sum(map(len, self._reasoning_told)) :]:
+        if rest := (completion.reasoning or "")[self._reasoning_told :]:
             events.append(ReasoningDelta(rest))  # What was told is a prefix (see `ReasoningStream`).
-        text_shown = "".join(self._emitted)
+        text_shown = self._emitted.text()
         if not completion.content.startswith(text_shown):  # It was reasoning (see `_SHOWN_WAS_REASONING`).
             completion = replace(completion, warnings=[*completion.warnings, _SHOWN_WAS_REASONING])
             text_shown = ""
@@ -274,13 +279,13 @@ class IncrementalParser:
         """
         window = self._closer_tail + chunk
         self._closer_tail = window[-_CLOSER_OVERLAP:]
-        if self._readings_left <= 0 or _CALL_CLOSER.search(window) is None:
+        if self._readings_left <= 0 or not _may_hold_closer(window) or _CALL_CLOSER.search(window) is None:
             return []
         self._readings_left -= 1
         # Read up to the last closer only: text after it may be a call still being written, which
         # the normalizer would read as it stands (`<invoke name="f">` alone is a call without arguments).
         *_, last = _CALL_CLOSER.finditer(window)
-        text = "".join(self._chunks)
+        text = self._chunks.text()
         so_far = parse_response(text[: len(text) - len(window) + last.end()], self._tools, strict=self._strict)
         if so_far.format not in _CLOSED_BY.get(last.group(), ("hy_v4",)):
             return []  # The closer is not the one of the format that read the answer: not settled.
@@ -317,6 +322,16 @@ class IncrementalParser:
             return []
         self._emitted.append(text)
         return [TextDelta(text)]
+
+
+def _may_hold_closer(window: str) -> bool:
+    """Whether `window` may hold a call closer (`_CALL_CLOSER` says for certain)."""
+    if "<" in window:
+        return True
+    for closer in _CLOSERS_WITHOUT_LT:  # A loop, not `any()`: a generator costs more than the scans.
+        if closer in window:
+            return True
+    return False
 
 
 def _call_events(first: int, calls: Sequence[ToolCall]) -> list[StreamEvent]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .._calls import interpret_json
+from .._calls import interpret_json, may_be_tool_shaped
 from .._fences import iter_fences
 from .._lenient_json import LenientJSONError, loads_lenient
 from .._scan import iter_json_spans
@@ -43,7 +43,7 @@ class EmbeddedJson:
         code = [(f.start, f.end) for f in iter_fences(text) if not f.is_json]
         found: list[tuple[tuple[int, int], Parsed]] = []
         for start, end in iter_json_spans(text):
-            if text[start] != "{" or any(a <= start < b for a, b in code):
+            if text[start] != "{" or any(a <= start < b for a, b in code) or not may_be_tool_shaped(text, start, end):
                 continue
             parsed = _read_object(text[start:end])
             if parsed is not None:
