@@ -243,13 +243,18 @@ def _through_values(
     `<arg_value>Wrap it in <tool_call> and </tool_call>.</arg_value></tool_call>`: the block found
     ends inside the value. When its last value is not closed in it, and its `</arg_value>` comes
     later with no `<arg_key>` before it (another call's pairs), the block ends at the close tag
-    after that `</arg_value>`, as Ollama's GLM reader reads it.
+    after that `</arg_value>`, as Ollama's GLM reader reads it. With no `</arg_value>` yet (an
+    answer still streaming) and no other pairs after it, the value runs to the end of the text.
     """
     while (opened := text.rfind(tags.value, block.body_start, block.body_end)) != -1:
         if text.find(tags.value_end, opened, block.body_end) != -1:
             break  # Every value is closed inside the block.
         value_end = value_ends.find(block.body_end)
-        if value_end is None or text.find(tags.key, block.body_end, value_end[0]) != -1:
+        if value_end is None:  # Not closed yet (a stream): the value runs on, unless other pairs follow.
+            if text.find(tags.key, block.body_end) == -1:
+                block = TagBlock(block.start, block.body_start, len(text), len(text), closed=False)
+            break
+        if text.find(tags.key, block.body_end, value_end[0]) != -1:
             break
         close = call_ends.find(value_end[1])
         if close is None:
