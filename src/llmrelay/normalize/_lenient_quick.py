@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from . import _lenient_keys
 from ._lenient_patterns import _KEY, _PY_LITERALS, _TRAILING_COMMA, _double_bad_escapes, _odd_space
 from ._scan import possessive
 
@@ -95,11 +96,13 @@ def _with_simple_strings(text: str) -> Any:
     for word, pattern, json_word in _PY_LITERALS:
         if word in literals:
             text = pattern.sub(json_word, text)
-    if keys:
-        text = '"'.join(_KEY.split(text))
-    if commas:
-        text = _TRAILING_COMMA.sub("", text)
     try:
+        if keys and not commas and _lenient_keys.compact(text):
+            return _lenient_keys.quoted_and_read(text)
+        if keys:
+            text = '"'.join(_KEY.split(text))
+        if commas:
+            text = _TRAILING_COMMA.sub("", text)
         return json.loads(text, strict=False)
     except ValueError:
         return NOT_THIS_WAY
