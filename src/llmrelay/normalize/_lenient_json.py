@@ -25,10 +25,13 @@ plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
 Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
 backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
-on the whole text, one `json.loads`, no object per token. Everything else the general way,
-`_lenient_general`: the text is split into strings and comments and rewritten into strict JSON
-a block at a time, each step a C-level pass, then one `json.loads`. Where the fast path failed
-also says early whether any repair can help. No regex here backtracks more than linearly, and
+on the whole text, one `json.loads`, no object per token. Text with comments or quotes of
+several kinds, but whose strings hold no comment marker, the tidy way, `_lenient_tidy`:
+comments blanked and quotes made `"` by passes over the whole text, then the quick way.
+Everything
+else the general way, `_lenient_general`: the text is split into strings and comments and
+rewritten into strict JSON a block at a time, each step a C-level pass, then one `json.loads`.
+Where the fast path failed also says early whether any repair can help. No regex here backtracks more than linearly, and
 an unclosed string is one token running to the end of the text, so no match is retried from
 each later quote.
 """
@@ -40,7 +43,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import _lenient_general, _lenient_quick
+from . import _lenient_general, _lenient_quick, _lenient_tidy
 from ._lenient_patterns import _QUOTES
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
@@ -124,6 +127,9 @@ def loads_lenient(text: str) -> Any:
         value = _lenient_quick.one_quote_kind(text, strict_until)
     except RecursionError:
         raise LenientJSONError("nested too deeply") from None
+    if value is not _lenient_quick.NOT_THIS_WAY:
+        return value
+    value = _lenient_tidy.tidied(text)
     if value is not _lenient_quick.NOT_THIS_WAY:
         return value
     try:

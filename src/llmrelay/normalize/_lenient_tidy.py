@@ -1,0 +1,110 @@
+r"""The tidy way of `loads_lenient`: comments blanked and quotes made `"` by passes over the whole text.
+
+For text the quick way (`_lenient_quick`) leaves because of comments or quotes of several
+kinds, where each string is plain enough that no pass can mistake a part of it for something
+else. The general way (`_lenient_general`) splits such text into one Python string per token;
+here one regex checks the whole text, and if it fits:
+
+    [{"a": 'b'}, // note    ->  [{"a": 'b'},            comments: one `re.sub` with " "
+     “c”]                        “c”]
+                            ->  [{"a": "b"}, "c"]      quotes of several kinds: `str.replace`
+
+then one `json.loads`, or the quick way for what else the text needs (a Python dict's repr,
+trailing commas, unquoted keys). Each step rewrites the text as the general way rewrites its
+tokens, which the checks guarantee (`_COMMENTED`, `_QUOTED`); the property test
+`tests/normalize/test_lenient_tidy.py` compares the two. Text that does not fit, or whose
+result is not JSON, is left to the general way, which also says what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from . import _lenient_quick
+from ._lenient_patterns import _QUOTES
+from ._scan import possessive
+
+__all__ = ["tidied"]
+
+NOT_THIS_WAY = _lenient_quick.NOT_THIS_WAY
+
+# What closes a single-quoted string, as `_AFTER` in `_lenient_patterns` without its comment
+# marks: a quote followed by a comment would read differently once the comment is a space.
+_AFTER = r"[ \t\n\r]*+(?:[,:\]}]|\Z)"
+# Possessive (`*+`) everywhere: each run stops where only what follows can match, and a failed
+# check fails at once instead of trying other ways to cut the text (Python 3.11+; on 3.10 the
+# tidy way is off and the general way reads such text).
+
+
+def _string(opener: str, stops: str, closer: str, apostrophe: str = "") -> str:
+    r"""A string as `_TOKEN` reads it, holding no `#`, and no `/` that a `/` or `*` follows.
+
+    `apostrophe`: the quote that stays in the string unless `_AFTER` follows it (`'`, `’`).
+    """
+    normal = rf"[^{stops}\\/#]*+"
+    specials = [r"\\[^/#]", r"\\?/(?![/*])"] + ([rf"{apostrophe}(?!{_AFTER})"] if apostrophe else [])
+    return rf"{opener}{normal}(?:(?:{'|'.join(specials)}){normal})*+{closer}"
+
+
+_STRINGS = "|".join(
+    [
+        _string('"', '"', '"'),
+        _string("'", "'", rf"'(?={_AFTER})", apostrophe="'"),
+        _string("[“”„]", "“”", "[“”]"),
+        _string("[‘’‚]", "‘’", rf"(?:‘|’(?={_AFTER}))", apostrophe="’"),
+    ]
+)
+# Comments in a row, as `_TOKEN` reads them: one token.
+_COMMENT = r"(?://[^\n]*+|/\*[^*]*+\*+(?:[^/*][^*]*+\*+)*+/|\#[^\n]*+)"
+_COMMENTS = rf"{_COMMENT}(?:[ \t\n\r]*+{_COMMENT})*+"
+# The whole text: strings, comments (closed, no colon after them: `a /* c */ : 1` keeps its key
+# unquoted in the general way) and what is between them, with no `/` `#` or `\` there.
+_NORMAL = rf"[^{_QUOTES}/#\\]*+"
+_NO_QUOTE = rf"[^{_QUOTES}\\]*+"
+_JSON_ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'
+# (Compiled on 3.10 too, with plain `*`, but not used there.)
+_COMMENTED = possessive(rf"{_NORMAL}(?:(?:{_STRINGS}|{_COMMENTS}(?![ \t\n\r]*+:)){_NORMAL})*+")
+_A_COMMENT = possessive(_COMMENTS)
+# After the comments: every string closed, with no quote inside, and no escape but those JSON
+# has in a `"…"` (which the general way keeps as they are).
+_QUOTED = possessive(
+    rf"{_NO_QUOTE}(?:(?:\"{_NO_QUOTE}(?:{_JSON_ESCAPE}{_NO_QUOTE})*+\"|'{_NO_QUOTE}'(?={_AFTER})"
+    rf"|[“”„]{_NO_QUOTE}[“”]|[‘’‚]{_NO_QUOTE}(?:‘|’(?={_AFTER}))){_NO_QUOTE})*+"
+)
+
+
+def tidied(text: str) -> Any:
+    """The value of `text` with its comments blanked and its quotes made `"`; or `NOT_THIS_WAY`."""
+    if sys.version_info < (3, 11):
+        return NOT_THIS_WAY
+    if "/" in text or "#" in text:
+        if _COMMENTED.fullmatch(text) is None:
+            return NOT_THIS_WAY
+        text = _A_COMMENT.sub(" ", text)
+    elif not _several_kinds(text):
+        return NOT_THIS_WAY  # The quick way has read it already.
+    if _several_kinds(text) and _QUOTED.fullmatch(text) is not None:
+        for quote in _QUOTES[1:] if not text.isascii() else "'":  # str.translate is slow on non-ASCII text
+            text = text.replace(quote, '"')
+    try:
+        return _value(text)
+    except (ValueError, RecursionError):  # The general way says what it is.
+        return NOT_THIS_WAY
+
+
+def _several_kinds(text: str) -> bool:
+    """Whether `text` holds quotes of more than one kind (`"` and `'`, or straight and smart)."""
+    kinds = ['"' in text, "'" in text]
+    if not text.isascii():
+        kinds += [any(quote in text for quote in "“”„"), any(quote in text for quote in "‘’‚")]
+    return sum(kinds) > 1
+
+
+def _value(text: str) -> Any:
+    """The value of a text with no comment and one kind of quote: strict JSON, or read the quick way."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _lenient_quick.one_quote_kind(text, exc.pos)

@@ -1,0 +1,79 @@
+"""The tidy way (issue 12): comments blanked and quotes made `"` by whole-text passes, read as the general way reads them."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from llmrelay.normalize import LenientJSONError, _lenient_quick, _lenient_tidy, loads_lenient
+
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="the tidy way needs possessive quantifiers")
+
+NOT_THIS_WAY = _lenient_quick.NOT_THIS_WAY
+
+# (text, what the tidy way gives: a value, or NOT_THIS_WAY when it leaves the text to the general way)
+CASES = [
+    ("[1, // one\n 2 /* two */, 3 # three\n]", [1, 2, 3]),
+    ("[1//\n, 1//\n]", [1, 1]),
+    ('{"a": 1, /* c */ "b": 2, // d\n}', {"a": 1, "b": 2}),  # a trailing comma after a comment
+    ("{'a': 'say \"hi\"'} # a Python repr\n", {"a": 'say "hi"'}),
+    ("{a: 'x', b: True} // keys, literals\n", {"a": "x", "b": True}),
+    ('{"a": \'b\', “c”: ‘d’, „e”: "f"}', {"a": "b", "c": "d", "e": "f"}),  # quotes of several kinds
+    ('["a", \'b\', "c \\"q\\" \\u00e9\\n"]', ["a", "b", 'c "q" é\n']),  # escapes JSON has in "…"
+    ("[\"a/b\", 'c'] // a slash in a string\n", ["a/b", "c"]),
+    ('["a//b"] // c\n', NOT_THIS_WAY),  # a comment marker in a string: a pass could not tell
+    ('["#"] // c\n', NOT_THIS_WAY),
+    ("{a /* c */ : 1}", NOT_THIS_WAY),  # a colon after a comment: the key stays unquoted
+    ("['a' // c\n, 'b']", NOT_THIS_WAY),  # a quote before a comment: closed by the comment
+    ("[1] /* not closed", NOT_THIS_WAY),
+    ("['it's', \"b\"]", NOT_THIS_WAY),  # an apostrophe: quotes cannot be swapped by one pass
+    ("[\"a\", 'b\\n']", NOT_THIS_WAY),  # an escape in a string that is not "…"
+    ("[\"a\", 'b']", ["a", "b"]),
+    ("[1, 2]", NOT_THIS_WAY),  # nothing to tidy: the quick way has read it
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_tidied(text: str, expected: Any) -> None:
+    if expected is NOT_THIS_WAY:
+        assert _lenient_tidy.tidied(text) is NOT_THIS_WAY
+    else:
+        assert _lenient_tidy.tidied(text) == loads_lenient(text) == expected
+
+
+def outcome_and_where(text: str) -> tuple[str, object]:
+    try:
+        return "ok", repr(loads_lenient(text))
+    except LenientJSONError as exc:
+        return str(exc), exc.pos
+
+
+_PIECES = st.sampled_from(
+    [*"{}[],: \n'\"“”„‘’‚/*#\\x1", "True", "null", "a:", "key", '"a"', "'b'", "“c”", "‘d’", "„e”", "'it's'",
+     '"x/y"', '"a//b"', "'#'", "// c\n", "/* c */", "# c\n", "/* ' */", '// "\n', "/**/", "//", '"\\""',
+     '"\\n"', '"\\x"', "'\\''", '"\\u00e9"', "'say \"hi\"'", "’", ", ]", " // c\n:", "'a' // c\n"]
+)  # fmt: skip
+_ITEMS = st.sampled_from(
+    ['"a"', "'b'", "“c”", "‘d’", "1", "True", "{k: 'v'}", '{"k": “v”}', "[]", "'it's'", '"\\"q\\""', '"a//b"', "'#'",
+     '"\n"', "'/*'", '"*/"', '"a/b"']
+)  # fmt: skip
+_COMMENTS = st.sampled_from(["", " // c\n", " /* c */", " # c\n", " // 'x\n", ' /* "y */'])
+_ARRAYS = st.lists(st.tuples(_ITEMS, _COMMENTS).map("".join), max_size=8).map(
+    lambda items: "[" + ", ".join(items) + "]"
+)
+
+
+@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=st.lists(_PIECES, max_size=24).map("".join) | _ARRAYS)
+@example(text='["a//b", "c", "\n"]')  # `//` in a string: blanked to the line's end, it would read as ["a \n"]
+@example(text="{a // x\n: 1}")  # a line comment must not end early to let a colon follow it
+@example(text="['a' /* c */ 'b']")  # a quote closed by a comment: once it is a space, an apostrophe
+def test_the_tidy_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tidy = outcome_and_where(text)
+    with monkeypatch.context() as patched:
+        patched.setattr(_lenient_tidy, "tidied", lambda _: NOT_THIS_WAY)
+        assert outcome_and_where(text) == tidy
