@@ -70,10 +70,17 @@ _ARRAYS = st.lists(st.tuples(_ITEMS, _COMMENTS).map("".join), max_size=8).map(
 @settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=st.lists(_PIECES, max_size=24).map("".join) | _ARRAYS)
 @example(text='["a//b", "c", "\n"]')  # `//` in a string: blanked to the line's end, it would read as ["a \n"]
-@example(text="{a // x\n: 1}")  # a line comment must not end early to let a colon follow it
+@example(text="{a // x\n: 1}")
+@example(
+    text="1/* c */#"
+)  # one token to the general way, unclosed as it does not end with `*/`  # a line comment must not end early to let a colon follow it
 @example(text="['a' /* c */ 'b']")  # a quote closed by a comment: once it is a space, an apostrophe
 def test_the_tidy_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In tiny blocks too (comments blanked a few characters at a time)."""
     tidy = outcome_and_where(text)
     with monkeypatch.context() as patched:
+        patched.setattr(_lenient_tidy, "BLOCK", 1)
+        assert outcome_and_where(text) == tidy
+        patched.setattr(_lenient_tidy, "BLOCK", 1 << 20)
         patched.setattr(_lenient_tidy, "tidied", lambda _: NOT_THIS_WAY)
         assert outcome_and_where(text) == tidy

@@ -26,7 +26,10 @@ from . import _lenient_quick
 from ._lenient_patterns import _QUOTES
 from ._scan import possessive
 
-__all__ = ["tidied"]
+__all__ = ["BLOCK", "tidied"]
+
+BLOCK = 1 << 15
+"""About how many characters of text have their comments blanked at once."""
 
 NOT_THIS_WAY = _lenient_quick.NOT_THIS_WAY
 
@@ -65,8 +68,12 @@ _NORMAL = rf"[^{_QUOTES}/#\\]*+"
 _NO_QUOTE = rf"[^{_QUOTES}\\]*+"
 _JSON_ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'
 # (Compiled on 3.10 too, with plain `*`, but not used there.)
-_COMMENTED = possessive(rf"{_NORMAL}(?:(?:{_STRINGS}|{_COMMENTS}(?![ \t\n\r]*+:)){_NORMAL})*+")
+# Group 1: the last string or comment matched, before which a block may end.
+_COMMENTED = possessive(rf"{_NORMAL}(?:({_STRINGS}|{_COMMENTS}(?![ \t\n\r]*+:)){_NORMAL})*+")
 _A_COMMENT = possessive(_COMMENTS)
+# `_TOKEN` reads a block comment and the line comments right after it as one token, which the
+# general way calls unclosed when it ends the text (as it does not end with `*/`).
+_BLOCK_THEN_LINE_AT_END = possessive(r"\*/(?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))+\Z")
 # After the comments: every string closed, with no quote inside, and no escape but those JSON
 # has in a `"…"` (which the general way keeps as they are).
 _QUOTED = possessive(
@@ -80,9 +87,10 @@ def tidied(text: str) -> Any:
     if sys.version_info < (3, 11):
         return NOT_THIS_WAY
     if "/" in text or "#" in text:
-        if _COMMENTED.fullmatch(text) is None:
+        uncommented = _uncommented(text)
+        if uncommented is None:
             return NOT_THIS_WAY
-        text = _A_COMMENT.sub(" ", text)
+        text = uncommented
     elif not _several_kinds(text):
         return NOT_THIS_WAY  # The quick way has read it already.
     if _several_kinds(text) and _QUOTED.fullmatch(text) is not None:
@@ -92,6 +100,33 @@ def tidied(text: str) -> Any:
         return _value(text)
     except (ValueError, RecursionError):  # The general way says what it is.
         return NOT_THIS_WAY
+
+
+def _uncommented(text: str) -> str | None:
+    """`text` with its comments blanked, a block at a time; None if it is not all `_COMMENTED`.
+
+    Blanked whole, a megabyte of `1//` lines is 175k Python strings at once, 12 times the text
+    in memory. A block ends before the last string or comment matched in it, which may be cut
+    (or, when it is a comment, may have a colon after it that the block does not hold); where
+    the match stopped short of the block's end, the text is not `_COMMENTED` or a string runs
+    past the end: the block ends there, and the next one, twice as long, finds out which.
+    """
+    if _BLOCK_THEN_LINE_AT_END.search(text):
+        return None
+    blocks: list[str] = []
+    start, size = 0, BLOCK
+    while start < len(text):
+        stop = min(start + size, len(text))
+        match = _COMMENTED.match(text, start, stop)
+        cut = match.end() if match.end() < stop or stop == len(text) else match.start(1)  # type: ignore[union-attr]
+        if cut <= start:
+            if stop == len(text):
+                return None
+            size *= 2
+            continue
+        blocks.append(_A_COMMENT.sub(" ", text[start:cut]))
+        start = cut
+    return "".join(blocks)
 
 
 def _several_kinds(text: str) -> bool:
