@@ -31,7 +31,9 @@ CASES = [
     ("['a' // c\n, 'b']", NOT_THIS_WAY),  # a quote before a comment: closed by the comment
     ("[1] /* not closed", NOT_THIS_WAY),
     ("['it's', \"b\"]", NOT_THIS_WAY),  # an apostrophe: quotes cannot be swapped by one pass
-    ("[\"a\", 'b\\n']", NOT_THIS_WAY),  # an escape in a string that is not "…"
+    ("[\"a\", 'b\\n', “\\u00e9”]", ["a", "b\n", "é"]),  # escapes JSON has, in strings of any kind
+    ("[\"a\", 'b\\'c']", NOT_THIS_WAY),  # an escape JSON lacks: the general way reads it
+    ("[\"a//b\", 'c#d']", ["a//b", "c#d"]),  # comment marks in strings, and no comment
     ("[\"a\", 'b']", ["a", "b"]),
     ("[1, 2]", NOT_THIS_WAY),  # nothing to tidy: the quick way has read it
 ]
@@ -55,7 +57,7 @@ def outcome_and_where(text: str) -> tuple[str, object]:
 _PIECES = st.sampled_from(
     [*"{}[],: \n'\"“”„‘’‚/*#\\x1", "True", "null", "a:", "key", '"a"', "'b'", "“c”", "‘d’", "„e”", "'it's'",
      '"x/y"', '"a//b"', "'#'", "// c\n", "/* c */", "# c\n", "/* ' */", '// "\n', "/**/", "//", '"\\""',
-     '"\\n"', '"\\x"', "'\\''", '"\\u00e9"', "'say \"hi\"'", "’", ", ]", " // c\n:", "'a' // c\n"]
+     '"\\n"', '"\\x"', "'\\''", '"\\u00e9"', "'a\\nb'", "‘\\t’", "'say \"hi\"'", "’", ", ]", " // c\n:", "'a' // c\n"]
 )  # fmt: skip
 _ITEMS = st.sampled_from(
     ['"a"', "'b'", "“c”", "‘d’", "1", "True", "{k: 'v'}", '{"k": “v”}', "[]", "'it's'", '"\\"q\\""', '"a//b"', "'#'",

@@ -19,11 +19,12 @@ result is not JSON, is left to the general way, which also says what is wrong wi
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
 from . import _lenient_quick
-from ._lenient_patterns import _QUOTES
+from ._lenient_patterns import _DQ_BODY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY
 from ._scan import possessive
 
 __all__ = ["BLOCK", "tidied"]
@@ -66,7 +67,7 @@ _COMMENTS = rf"{_COMMENT}(?:[ \t\n\r]*+{_COMMENT})*+"
 # unquoted in the general way) and what is between them, with no `/` `#` or `\` there.
 _NORMAL = rf"[^{_QUOTES}/#\\]*+"
 _NO_QUOTE = rf"[^{_QUOTES}\\]*+"
-_JSON_ESCAPE = r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})'
+_JSON_ESCAPE = r"\\(?:[\\/bfnrt]|u[0-9a-fA-F]{4})"
 # (Compiled on 3.10 too, with plain `*`, but not used there.)
 # Group 1: the last string or comment matched, before which a block may end.
 _COMMENTED = possessive(rf"{_NORMAL}(?:({_STRINGS}|{_COMMENTS}(?![ \t\n\r]*+:)){_NORMAL})*+")
@@ -74,11 +75,17 @@ _A_COMMENT = possessive(_COMMENTS)
 # `_TOKEN` reads a block comment and the line comments right after it as one token, which the
 # general way calls unclosed when it ends the text (as it does not end with `*/`).
 _BLOCK_THEN_LINE_AT_END = possessive(r"\*/(?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))+\Z")
+# Text with no comment: strings exactly as `_TOKEN` reads them (closed), no `/` `#` `\` between.
+_UNCOMMENTED = possessive(
+    rf"{_NORMAL}(?:(?:\"{_DQ_BODY}\"|'{_SQ_BODY}'|[“”„]{_SMART_BODY}[“”]|[‘’‚]{_SMART_SQ_BODY}[’‘]){_NORMAL})*+",
+    re.DOTALL,
+)
 # After the comments: every string closed, with no quote inside, and no escape but those JSON
-# has in a `"…"` (which the general way keeps as they are).
+# has (which the general way keeps as they are; `\"` in a `"…"` only).
+_BODY = rf"{_NO_QUOTE}(?:{_JSON_ESCAPE}{_NO_QUOTE})*+"
 _QUOTED = possessive(
-    rf"{_NO_QUOTE}(?:(?:\"{_NO_QUOTE}(?:{_JSON_ESCAPE}{_NO_QUOTE})*+\"|'{_NO_QUOTE}'(?={_AFTER})"
-    rf"|[“”„]{_NO_QUOTE}[“”]|[‘’‚]{_NO_QUOTE}(?:‘|’(?={_AFTER}))){_NO_QUOTE})*+"
+    rf"{_NO_QUOTE}(?:(?:\"{_NO_QUOTE}(?:(?:{_JSON_ESCAPE}|\\\"){_NO_QUOTE})*+\"|'{_BODY}'(?={_AFTER})"
+    rf"|[“”„]{_BODY}[“”]|[‘’‚]{_BODY}(?:‘|’(?={_AFTER}))){_NO_QUOTE})*+"
 )
 
 
@@ -88,9 +95,9 @@ def tidied(text: str) -> Any:
         return NOT_THIS_WAY
     if "/" in text or "#" in text:
         uncommented = _uncommented(text)
-        if uncommented is None:
-            return NOT_THIS_WAY
-        text = uncommented
+        if uncommented is None and _UNCOMMENTED.fullmatch(text) is None:
+            return NOT_THIS_WAY  # A comment next to a string holding a comment mark, or junk.
+        text = uncommented or text
     elif not _several_kinds(text):
         return NOT_THIS_WAY  # The quick way has read it already.
     if _several_kinds(text) and _QUOTED.fullmatch(text) is not None:
