@@ -25,8 +25,8 @@ CASES = [
     ('{"a": \'b\', “c”: ‘d’, „e”: "f"}', {"a": "b", "c": "d", "e": "f"}),  # quotes of several kinds
     ('["a", \'b\', "c \\"q\\" \\u00e9\\n"]', ["a", "b", 'c "q" é\n']),  # escapes JSON has in "…"
     ("[\"a/b\", 'c'] // a slash in a string\n", ["a/b", "c"]),
-    ('["a//b"] // c\n', NOT_THIS_WAY),  # a comment marker in a string: a pass could not tell
-    ('["#"] // c\n', NOT_THIS_WAY),
+    ("[\"a//b\", '#'] // c\n", ["a//b", "#"]),  # comment marks in strings: blanked around the strings
+    ('["a" /* "//" */, 2]', ["a", 2]),
     ("{a /* c */ : 1}", NOT_THIS_WAY),  # a colon after a comment: the key stays unquoted
     ("['a' // c\n, 'b']", NOT_THIS_WAY),  # a quote before a comment: closed by the comment
     ("[1] /* not closed", NOT_THIS_WAY),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from . import _lenient_quick
@@ -75,11 +76,15 @@ _A_COMMENT = possessive(_COMMENTS)
 # `_TOKEN` reads a block comment and the line comments right after it as one token, which the
 # general way calls unclosed when it ends the text (as it does not end with `*/`).
 _BLOCK_THEN_LINE_AT_END = possessive(r"\*/(?:[ \t\n\r]*+(?://[^\n]*+|\#[^\n]*+))+\Z")
-# Text with no comment: strings exactly as `_TOKEN` reads them (closed), no `/` `#` `\` between.
-_UNCOMMENTED = possessive(
-    rf"{_NORMAL}(?:(?:\"{_DQ_BODY}\"|'{_SQ_BODY}'|[“”„]{_SMART_BODY}[“”]|[‘’‚]{_SMART_SQ_BODY}[’‘]){_NORMAL})*+",
-    re.DOTALL,
+# Strings exactly as `_TOKEN` reads them, holding anything; a quote that an apostrophe may be
+# closed only where `_AFTER` follows, as above. Comments are blanked around them by a split
+# whose match is the text before a comment (group 1) and the comment: one match per comment.
+_EXACT_STRINGS = (
+    rf"\"{_DQ_BODY}\"|'{_SQ_BODY}'(?={_AFTER})|[“”„]{_SMART_BODY}[“”]|[‘’‚]{_SMART_SQ_BODY}(?:‘|’(?={_AFTER}))"
 )
+_COMMENTED_EXACTLY = possessive(rf"{_NORMAL}(?:({_EXACT_STRINGS}|{_COMMENTS}(?![ \t\n\r]*+:)){_NORMAL})*+", re.DOTALL)
+_NO_COMMENT = possessive(rf"{_NORMAL}(?:(?:{_EXACT_STRINGS}){_NORMAL})*+", re.DOTALL)
+_BEFORE_A_COMMENT = possessive(rf"((?:[^{_QUOTES}/#\\]++|{_EXACT_STRINGS})*+)(?:{_COMMENTS}|\Z)", re.DOTALL)
 # After the comments: every string closed, with no quote inside, and no escape but those JSON
 # has (which the general way keeps as they are; `\"` in a `"…"` only).
 _BODY = rf"{_NO_QUOTE}(?:{_JSON_ESCAPE}{_NO_QUOTE})*+"
@@ -94,9 +99,11 @@ def tidied(text: str) -> Any:
     if sys.version_info < (3, 11):
         return NOT_THIS_WAY
     if "/" in text or "#" in text:
-        uncommented = _uncommented(text)
-        if uncommented is None and _UNCOMMENTED.fullmatch(text) is None:
-            return NOT_THIS_WAY  # A comment next to a string holding a comment mark, or junk.
+        uncommented = _uncommented(text, _COMMENTED, _blanked)
+        if uncommented is None and _NO_COMMENT.fullmatch(text) is None:  # Else `/` or `#` only in strings.
+            uncommented = _uncommented(text, _COMMENTED_EXACTLY, _blanked_around_strings)
+            if uncommented is None:
+                return NOT_THIS_WAY
         text = uncommented or text
     elif not _several_kinds(text):
         return NOT_THIS_WAY  # The quick way has read it already.
@@ -109,8 +116,8 @@ def tidied(text: str) -> Any:
         return NOT_THIS_WAY
 
 
-def _uncommented(text: str) -> str | None:
-    """`text` with its comments blanked, a block at a time; None if it is not all `_COMMENTED`.
+def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str]) -> str | None:
+    """`text` with its comments blanked, a block at a time; None if it is not all `check` (`_COMMENTED…`).
 
     Blanked whole, a megabyte of `1//` lines is 175k Python strings at once, 12 times the text
     in memory. A block ends before the last string or comment matched in it, which may be cut
@@ -124,16 +131,26 @@ def _uncommented(text: str) -> str | None:
     start, size = 0, BLOCK
     while start < len(text):
         stop = min(start + size, len(text))
-        match = _COMMENTED.match(text, start, stop)
+        match = check.match(text, start, stop)
         cut = match.end() if match.end() < stop or stop == len(text) else match.start(1)  # type: ignore[union-attr]
         if cut <= start:
             if stop == len(text):
                 return None
             size *= 2
             continue
-        blocks.append(_A_COMMENT.sub(" ", text[start:cut]))
+        blocks.append(blanked(text[start:cut]))
         start = cut
     return "".join(blocks)
+
+
+def _blanked(block: str) -> str:
+    """A block whose strings hold no comment mark, its comments blanked (one `re.sub`)."""
+    return _A_COMMENT.sub(" ", block)
+
+
+def _blanked_around_strings(block: str) -> str:
+    """A block whose strings may hold comment marks, its comments blanked (the text between them joined)."""
+    return " ".join(_BEFORE_A_COMMENT.split(block)[1::2])
 
 
 def _several_kinds(text: str) -> bool:
@@ -149,4 +166,4 @@ def _value(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        return _lenient_quick.one_quote_kind(text, exc.pos)
+        return _lenient_quick.one_quote_kind(text, exc.pos, True)  # positional: tests patch it with `lambda *_`
