@@ -1,17 +1,16 @@
 r"""The tidy way of `loads_lenient`: comments blanked and quotes made `"` by passes over the whole text.
 
 For text the quick way (`_lenient_quick`) leaves because of comments or quotes of several
-kinds, where each string is plain enough that no pass can mistake a part of it for something
-else. The general way (`_lenient_general`) splits such text into one Python string per token;
-here one regex checks the whole text, and if it fits:
+kinds. The general way (`_lenient_general`) splits such text into one Python string per token;
+here one regex checks the whole text (a block at a time), and if it fits:
 
-    [{"a": 'b'}, // note    ->  [{"a": 'b'},            comments: one `re.sub` with " "
-     “c”]                        “c”]
+    [{"a": 'b'}, // note    ->  [{"a": 'b'},            comments: one `re.sub` with " ", or where
+     “c”]                        “c”]                   a string holds `//` or `#`, one `re.split`
                             ->  [{"a": "b"}, "c"]      quotes of several kinds: `str.replace`
 
 then one `json.loads`, or the quick way for what else the text needs (a Python dict's repr,
 trailing commas, unquoted keys). Each step rewrites the text as the general way rewrites its
-tokens, which the checks guarantee (`_COMMENTED`, `_QUOTED`); the property test
+tokens, which the checks guarantee (`_COMMENTED…`, `_QUOTED`); the property test
 `tests/normalize/test_lenient_tidy.py` compares the two. Text that does not fit, or whose
 result is not JSON, is left to the general way, which also says what is wrong with it.
 """
@@ -116,7 +115,7 @@ def tidied(text: str) -> Any:
         return NOT_THIS_WAY
 
 
-def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str]) -> str | None:
+def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str | None]) -> str | None:
     """`text` with its comments blanked, a block at a time; None if it is not all `check` (`_COMMENTED…`).
 
     Blanked whole, a megabyte of `1//` lines is 175k Python strings at once, 12 times the text
@@ -138,19 +137,27 @@ def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str
                 return None
             size *= 2
             continue
-        blocks.append(blanked(text[start:cut]))
+        block = blanked(text[start:cut])
+        if block is None:
+            return None
+        blocks.append(block)
         start = cut
     return "".join(blocks)
 
 
-def _blanked(block: str) -> str:
+def _blanked(block: str) -> str | None:
     """A block whose strings hold no comment mark, its comments blanked (one `re.sub`)."""
     return _A_COMMENT.sub(" ", block)
 
 
-def _blanked_around_strings(block: str) -> str:
-    """A block whose strings may hold comment marks, its comments blanked (the text between them joined)."""
-    return " ".join(_BEFORE_A_COMMENT.split(block)[1::2])
+def _blanked_around_strings(block: str) -> str | None:
+    """A block whose strings may hold comment marks, its comments blanked (the text between them joined).
+
+    Each match starts where the last ended (the block is `_COMMENTED_EXACTLY`): were there text
+    between two, it would be lost, and the block is refused instead.
+    """
+    parts = _BEFORE_A_COMMENT.split(block)
+    return None if any(parts[0::2]) else " ".join(parts[1::2])
 
 
 def _several_kinds(text: str) -> bool:
