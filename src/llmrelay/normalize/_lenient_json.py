@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _lenient_general, _lenient_quick, _lenient_tidy
-from ._lenient_patterns import _QUOTES
+from ._lenient_patterns import repair_may_help
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
@@ -68,19 +68,6 @@ _OPENERS = ("{", "[")  # What a JSON document usually starts with.
 _LITERALS = ("true", "false", "null", "True", "False", "None", "NaN", "Infinity", "-Infinity")
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _PARTIAL_NUMBER = re.compile(r"-|-?[0-9]+(?:\.|\.[0-9]+)?(?:[eE][+\-]?)?(?<=[.eE+\-])")
-
-# For each error `json.loads` reports, what the lenient reader may find at that position and
-# repair. Anything else there cannot be repaired: the text before it is strict JSON, read the
-# same way by both, so the lenient reader would stop at the same place.
-_SKIPPABLE = "/#\ufeff"
-_REPAIRABLE_AT = {
-    "Expecting value": _SKIPPABLE + "]}TFN" + _QUOTES,
-    "Expecting property name enclosed in double quotes": _SKIPPABLE + "}$_" + _QUOTES,
-    "Expecting ',' delimiter": _SKIPPABLE,
-    "Expecting ':' delimiter": _SKIPPABLE,
-    "Extra data": _SKIPPABLE,
-}
-
 
 # The C scanner behind `json.loads`, called directly: same grammar and values, without the two
 # Python wrapper layers, which cost more than the scan itself on a typical short envelope.
@@ -142,15 +129,8 @@ def loads_lenient(text: str) -> Any:
 
 def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:
     """Raise now if no repair can get past the place where strict JSON failed."""
-    if exc.pos >= len(text.rstrip(" \t\n\r")):
-        return
-    repairable = _REPAIRABLE_AT.get(exc.msg)
-    char = text[exc.pos]
-    if repairable is None or char in repairable or char.isspace():
-        return
-    if exc.msg.startswith("Expecting property") and (char.isalpha() or char == "_"):
-        return  # an unquoted key
-    raise _decode_error(exc.msg, exc.pos, text)
+    if not repair_may_help(exc, text):
+        raise _decode_error(exc.msg, exc.pos, text)
 
 
 def _parse(rewritten: _lenient_general.Rewrite) -> Any:

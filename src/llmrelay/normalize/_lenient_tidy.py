@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _lenient_quick
-from ._lenient_patterns import _DQ_BODY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY
+from ._lenient_patterns import _DQ_BODY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY, repair_may_help
 from ._scan import possessive
 
 __all__ = ["BLOCK", "tidied"]
@@ -173,4 +173,6 @@ def _value(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        if not repair_may_help(exc, text):
+            return NOT_THIS_WAY  # Junk: the general way says where, without the quick way's passes first.
         return _lenient_quick.one_quote_kind(text, exc.pos, True)  # positional: tests patch it with `lambda *_`
