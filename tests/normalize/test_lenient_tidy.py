@@ -47,6 +47,23 @@ def test_tidied(text: str, expected: Any) -> None:
         assert _lenient_tidy.tidied(text) == loads_lenient(text) == expected
 
 
+# Junk after text the tidy way reads: it says where, as the general way would (the property test
+# below compares them), without the general way's work.
+JUNK = [
+    ("[1, // c\n 2] x", "unexpected word 'x' at line 2 column 5 (char 13)"),
+    ("['a', /* c */ \"b\"] ]", "Extra data at line 1 column 20 (char 19)"),
+    ('["a//b", 1 2] // c\n', "Expecting ',' delimiter at line 1 column 12 (char 11)"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), JUNK)
+def test_junk_is_said_where_it_is(text: str, message: str) -> None:
+    with pytest.raises(_lenient_tidy.Junk):
+        _lenient_tidy.tidied(text)
+    with pytest.raises(LenientJSONError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        loads_lenient(text)
+
+
 def outcome_and_where(text: str) -> tuple[str, object]:
     try:
         return "ok", repr(loads_lenient(text))

@@ -116,7 +116,10 @@ def loads_lenient(text: str) -> Any:
         raise LenientJSONError("nested too deeply") from None
     if value is not _lenient_quick.NOT_THIS_WAY:
         return value
-    value = _lenient_tidy.tidied(text)
+    try:
+        value = _lenient_tidy.tidied(text)
+    except _lenient_tidy.Junk as junk:
+        raise _decode_error(junk.message, junk.pos, text) from None
     if value is not _lenient_quick.NOT_THIS_WAY:
         return value
     try:

@@ -12,22 +12,25 @@ then one `json.loads`, or the quick way for what else the text needs (a Python d
 trailing commas, unquoted keys). Each step rewrites the text as the general way rewrites its
 tokens, which the checks guarantee (`_COMMENTED…`, `_QUOTED`); the property test
 `tests/normalize/test_lenient_tidy.py` compares the two. Text that does not fit, or whose
-result is not JSON, is left to the general way, which also says what is wrong with it.
+result is not JSON, is left to the general way, which also says what is wrong with it; but
+where the tidied text stops at junk no repair helps with, the tidy way says where (`Junk`),
+as the general way would, without doing its work again.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import sys
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import _lenient_quick
-from ._lenient_patterns import _DQ_BODY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY, repair_may_help
+from ._lenient_patterns import _DQ_BODY, _KEY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY, repair_may_help
 from ._scan import possessive
 
-__all__ = ["BLOCK", "tidied"]
+__all__ = ["BLOCK", "Junk", "tidied"]
 
 BLOCK = 1 << 15
 """About how many characters of text have their comments blanked at once."""
@@ -93,29 +96,93 @@ _QUOTED = possessive(
 )
 
 
+class Junk(Exception):
+    """The tidied text stops where no repair helps: what `json` said, and where that is in the text."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.message, self.pos = message, pos
+
+
+@dataclass
+class _Uncommented:
+    """A text with its comments blanked, and where each block of it came from (to say where an error is)."""
+
+    text: str
+    comments: re.Pattern[str]
+    """`_A_COMMENT` (each match a comment), or `_BEFORE_A_COMMENT` (the text before one, group 1, and it)."""
+    starts: list[int] = field(default_factory=list)
+    """Where each block starts in `text`; `spans[i]` is where block i was in the original text."""
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def original_pos(self, pos: int, original: str) -> int:
+        """Where a position in `text` was in the original (a blank: where its comment starts)."""
+        index = bisect.bisect_right(self.starts, pos) - 1
+        start, stop = self.spans[index]
+        pos -= self.starts[index]
+        kept_from = 0  # Blanked, the block is each stretch kept then a space.
+        for match in self.comments.finditer(original, start, stop):
+            kept_to = match.end(1) if match.re.groups else match.start()
+            if pos <= kept_to - start - kept_from:
+                break
+            pos -= kept_to - start - kept_from + 1
+            kept_from = match.end() - start
+        return start + kept_from + pos
+
+
 def tidied(text: str) -> Any:
-    """The value of `text` with its comments blanked and its quotes made `"`; or `NOT_THIS_WAY`."""
+    """The value of `text` with its comments blanked and its quotes made `"`; or `NOT_THIS_WAY`.
+
+    Raises:
+        Junk: the text stops where no repair helps, as the general way would find.
+    """
     if sys.version_info < (3, 11):
         return NOT_THIS_WAY
+    uncommented = None
     if "/" in text or "#" in text:
-        uncommented = _uncommented(text, _COMMENTED, _blanked)
+        uncommented = _uncommented(text, _COMMENTED, _A_COMMENT)
         if uncommented is None and _NO_COMMENT.fullmatch(text) is None:  # Else `/` or `#` only in strings.
-            uncommented = _uncommented(text, _COMMENTED_EXACTLY, _blanked_around_strings)
+            uncommented = _uncommented(text, _COMMENTED_EXACTLY, _BEFORE_A_COMMENT)
             if uncommented is None:
                 return NOT_THIS_WAY
-        text = uncommented or text
     elif not _several_kinds(text):
         return NOT_THIS_WAY  # The quick way has read it already.
-    if _several_kinds(text) and _QUOTED.fullmatch(text) is not None:
-        for quote in _QUOTES[1:] if not text.isascii() else "'":  # str.translate is slow on non-ASCII text
-            text = text.replace(quote, '"')
+    tidy = uncommented.text if uncommented else text
+    if _several_kinds(tidy) and _QUOTED.fullmatch(tidy) is not None:
+        for quote in _QUOTES[1:] if not tidy.isascii() else "'":  # str.translate is slow on non-ASCII text
+            tidy = tidy.replace(quote, '"')
     try:
-        return _value(text)
+        return json.loads(tidy)
+    except json.JSONDecodeError as exc:
+        if _junk(exc, tidy, text):
+            raise Junk(exc.msg, uncommented.original_pos(exc.pos, text) if uncommented else exc.pos) from None
+        return _quick(tidy, exc.pos)
     except (ValueError, RecursionError):  # The general way says what it is.
         return NOT_THIS_WAY
 
 
-def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str | None]) -> str | None:
+def _junk(exc: json.JSONDecodeError, tidy: str, text: str) -> bool:
+    """Whether the general way would stop where `json` stopped in the tidied text, saying the same.
+
+    Where no repair helps (`repair_may_help`), but at what the general way repairs all the same
+    and then stops elsewhere (a word before a colon, quoted as a key; a comma before a closer,
+    dropped), and in a text holding the characters it marks strings and comments with (which
+    it refuses first, saying so).
+    """
+    if repair_may_help(exc, tidy) or "\x00" in text or "\x01" in text or tidy[exc.pos] == ",":
+        return False
+    return _KEY.match(tidy, exc.pos) is None
+
+
+def _quick(tidy: str, strict_until: int) -> Any:
+    """The value of a tidied text (no comment, one kind of quote) read the quick way, or `NOT_THIS_WAY`."""
+    try:
+        return _lenient_quick.one_quote_kind(tidy, strict_until, True)  # positional: tests patch it with `lambda *_`
+    except RecursionError:
+        return NOT_THIS_WAY
+
+
+def _uncommented(text: str, check: re.Pattern[str], comments: re.Pattern[str]) -> _Uncommented | None:
     """`text` with its comments blanked, a block at a time; None if it is not all `check` (`_COMMENTED…`).
 
     Blanked whole, a megabyte of `1//` lines is 175k Python strings at once, 12 times the text
@@ -126,7 +193,7 @@ def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str
     """
     if _BLOCK_THEN_LINE_AT_END.search(text):
         return None
-    blocks: list[str] = []
+    done, blocks, length = _Uncommented("", comments), [], 0
     start, size = 0, BLOCK
     while start < len(text):
         stop = min(start + size, len(text))
@@ -137,26 +204,27 @@ def _uncommented(text: str, check: re.Pattern[str], blanked: Callable[[str], str
                 return None
             size *= 2
             continue
-        block = blanked(text[start:cut])
+        block = _blanked(text[start:cut], comments)
         if block is None:
             return None
+        done.starts.append(length)
+        done.spans.append((start, cut))
         blocks.append(block)
+        length += len(block)
         start = cut
-    return "".join(blocks)
+    done.text = "".join(blocks)
+    return done
 
 
-def _blanked(block: str) -> str | None:
-    """A block whose strings hold no comment mark, its comments blanked (one `re.sub`)."""
-    return _A_COMMENT.sub(" ", block)
+def _blanked(block: str, comments: re.Pattern[str]) -> str | None:
+    """A block with its comments blanked: one `re.sub`, or where strings may hold comment marks, a split.
 
-
-def _blanked_around_strings(block: str) -> str | None:
-    """A block whose strings may hold comment marks, its comments blanked (the text between them joined).
-
-    Each match starts where the last ended (the block is `_COMMENTED_EXACTLY`): were there text
-    between two, it would be lost, and the block is refused instead.
+    Split, each match starts where the last ended (the block is `_COMMENTED_EXACTLY`): were there
+    text between two, it would be lost, and the block is refused instead.
     """
-    parts = _BEFORE_A_COMMENT.split(block)
+    if not comments.groups:
+        return comments.sub(" ", block)
+    parts = comments.split(block)
     return None if any(parts[0::2]) else " ".join(parts[1::2])
 
 
@@ -166,13 +234,3 @@ def _several_kinds(text: str) -> bool:
     if not text.isascii():
         kinds += [any(quote in text for quote in "“”„"), any(quote in text for quote in "‘’‚")]
     return sum(kinds) > 1
-
-
-def _value(text: str) -> Any:
-    """The value of a text with no comment and one kind of quote: strict JSON, or read the quick way."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        if not repair_may_help(exc, text):
-            return NOT_THIS_WAY  # Junk: the general way says where, without the quick way's passes first.
-        return _lenient_quick.one_quote_kind(text, exc.pos, True)  # positional: tests patch it with `lambda *_`
