@@ -51,8 +51,10 @@ def test_tidied(text: str, expected: Any) -> None:
 # below compares them), without the general way's work.
 JUNK = [
     ("[1, // c\n 2] x", "unexpected word 'x' at line 2 column 5 (char 13)"),
-    ("['a', /* c */ \"b\"] ]", "Extra data at line 1 column 20 (char 19)"),
+    ("['a', /* c */ \"b\"] 2", "Extra data at line 1 column 20 (char 19)"),
     ('["a//b", 1 2] // c\n', "Expecting ',' delimiter at line 1 column 12 (char 11)"),
+    # A Python dict's repr: quotes swapped and literals replaced to find where it stops.
+    ("[{'a': True, 'q': 'say \"hi\"'} # c\n, None] x", "unexpected word 'x' at line 2 column 9 (char 42)"),
 ]
 
 
@@ -89,11 +91,13 @@ _ARRAYS = st.lists(st.tuples(_ITEMS, _COMMENTS).map("".join), max_size=8).map(
 @settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=st.lists(_PIECES, max_size=24).map("".join) | _ARRAYS)
 @example(text='["a//b", "c", "\n"]')  # `//` in a string: blanked to the line's end, it would read as ["a \n"]
-@example(text="{a // x\n: 1}")
-@example(
-    text="1/* c */#"
-)  # one token to the general way, unclosed as it does not end with `*/`  # a line comment must not end early to let a colon follow it
+@example(text="{a // x\n: 1}")  # a line comment must not end early to let a colon follow it
+@example(text="1/* c */#")  # one token to the general way, unclosed as it does not end with `*/`
 @example(text="['a' /* c */ 'b']")  # a quote closed by a comment: once it is a space, an apostrophe
+@example(text='{"": /* c */ null /* c */ , ]')  # a comma the general way drops before junk: it stops further on
+@example(text="{'A':null: 2}")  # a literal the general way quotes as a key before junk: it stops further on
+@example(text="// c\nTrue-: 2")  # junk inside a word the general way quotes as a key
+@example(text="{// c\n{'it's'/'")  # a quote a slash follows closes the string
 def test_the_tidy_way_reads_as_the_general_way(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """In tiny blocks too (comments blanked a few characters at a time)."""
     tidy = outcome_and_where(text)

@@ -27,7 +27,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _lenient_quick
-from ._lenient_patterns import _DQ_BODY, _KEY, _QUOTES, _SMART_BODY, _SMART_SQ_BODY, _SQ_BODY, repair_may_help
+from ._lenient_patterns import (
+    _DQ_BODY,
+    _KEY,
+    _PY_LITERALS,
+    _QUOTES,
+    _SMART_BODY,
+    _SMART_SQ_BODY,
+    _SQ_BODY,
+    repair_may_help,
+)
 from ._scan import possessive
 
 __all__ = ["BLOCK", "Junk", "tidied"]
@@ -40,6 +49,7 @@ NOT_THIS_WAY = _lenient_quick.NOT_THIS_WAY
 # What closes a single-quoted string, as `_AFTER` in `_lenient_patterns` without its comment
 # marks: a quote followed by a comment would read differently once the comment is a space.
 _AFTER = r"[ \t\n\r]*+(?:[,:\]}]|\Z)"
+_AFTER_TOKEN = r"[ \t\n\r]*+(?:[,:\]}/#]|\Z)"  # `_AFTER` in `_lenient_patterns`
 # Possessive (`*+`) everywhere: each run stops where only what follows can match, and a failed
 # check fails at once instead of trying other ways to cut the text (Python 3.11+; on 3.10 the
 # tidy way is off and the general way reads such text).
@@ -48,10 +58,12 @@ _AFTER = r"[ \t\n\r]*+(?:[,:\]}]|\Z)"
 def _string(opener: str, stops: str, closer: str, apostrophe: str = "") -> str:
     r"""A string as `_TOKEN` reads it, holding no `#`, and no `/` that a `/` or `*` follows.
 
-    `apostrophe`: the quote that stays in the string unless `_AFTER` follows it (`'`, `’`).
+    `apostrophe`: the quote that stays in the string unless `_AFTER_TOKEN` follows it (`'`, `’`),
+    as in `_TOKEN`: where only a comment mark follows, it neither stays nor closes, and the
+    text is left to the general way.
     """
     normal = rf"[^{stops}\\/#]*+"
-    specials = [r"\\[^/#]", r"\\?/(?![/*])"] + ([rf"{apostrophe}(?!{_AFTER})"] if apostrophe else [])
+    specials = [r"\\[^/#]", r"\\?/(?![/*])"] + ([rf"{apostrophe}(?!{_AFTER_TOKEN})"] if apostrophe else [])
     return rf"{opener}{normal}(?:(?:{'|'.join(specials)}){normal})*+{closer}"
 
 
@@ -94,6 +106,15 @@ _QUOTED = possessive(
     rf"{_NO_QUOTE}(?:(?:\"{_NO_QUOTE}(?:(?:{_JSON_ESCAPE}|\\\"){_NO_QUOTE})*+\"|'{_BODY}'(?={_AFTER})"
     rf"|[“”„]{_BODY}[“”]|[‘’‚]{_BODY}(?:‘|’(?={_AFTER}))){_NO_QUOTE})*+"
 )
+
+
+# A Python dict's repr: strings `'…'` (holding no `'` or `\\`), and no other quote outside them.
+_SINGLE_QUOTED = possessive(rf"[^{_QUOTES}\\]*+(?:'[^'\\]*+'(?={_AFTER})[^{_QUOTES}\\]*+)*+")
+
+
+# What `_KEY` reads a key of, and how far back `_junk` looks for where one starts.
+_WORD_CHAR = re.compile(r"[\w$\-]")
+_LONGEST_WORD = 64
 
 
 class Junk(Exception):
@@ -154,24 +175,53 @@ def tidied(text: str) -> Any:
     try:
         return json.loads(tidy)
     except json.JSONDecodeError as exc:
-        if _junk(exc, tidy, text):
-            raise Junk(exc.msg, uncommented.original_pos(exc.pos, text) if uncommented else exc.pos) from None
-        return _quick(tidy, exc.pos)
+        junk: tuple[str, int] | None = (exc.msg, exc.pos) if _junk(exc, tidy, text) else None
+        if junk is None and (value := _quick(tidy, exc.pos)) is not NOT_THIS_WAY:
+            return value
+        junk = junk or _junk_in_a_repr(tidy, text)
     except (ValueError, RecursionError):  # The general way says what it is.
         return NOT_THIS_WAY
+    if junk is None:
+        return NOT_THIS_WAY
+    raise Junk(junk[0], uncommented.original_pos(junk[1], text) if uncommented else junk[1])
 
 
 def _junk(exc: json.JSONDecodeError, tidy: str, text: str) -> bool:
     """Whether the general way would stop where `json` stopped in the tidied text, saying the same.
 
     Where no repair helps (`repair_may_help`), but at what the general way repairs all the same
-    and then stops elsewhere (a word before a colon, quoted as a key; a comma before a closer,
-    dropped), and in a text holding the characters it marks strings and comments with (which
-    it refuses first, saying so).
+    and then stops elsewhere (a word before a colon, quoted as a key: at the word or the colon; a
+    comma before a closer, dropped: at the comma or the closer), and in a text holding the
+    characters it marks strings and comments with (which it refuses first, saying so).
     """
-    if repair_may_help(exc, tidy) or "\x00" in text or "\x01" in text or tidy[exc.pos] == ",":
+    if repair_may_help(exc, tidy) or "\x00" in text or "\x01" in text or tidy[exc.pos] in ",]}:":
         return False
-    return _KEY.match(tidy, exc.pos) is None
+    word = exc.pos  # The word `json` stopped in (`True-: 1`) may be a key to the general way.
+    while word > exc.pos - _LONGEST_WORD and word and _WORD_CHAR.match(tidy, word - 1):
+        word -= 1
+    return word > exc.pos - _LONGEST_WORD and _KEY.match(tidy, word) is None
+
+
+def _junk_in_a_repr(tidy: str, text: str) -> tuple[str, int] | None:
+    r"""Where a tidied text with `'…'` strings stops, as the general way finds, if it is junk (see `_junk`).
+
+    The strings checked to be read so by the general way (no `'` and no `\` in them), quotes are
+    swapped and Python literals replaced as the quick way does, to see where `json` stops.
+    """
+    if "\\" in tidy or _SINGLE_QUOTED.fullmatch(tidy) is None:
+        return None
+    probe = tidy.replace('"', '\\"').replace("'", '"')
+    for word, pattern, json_word in _PY_LITERALS:
+        if word in probe:
+            probe = pattern.sub(json_word, probe)
+    try:
+        json.loads(probe, strict=False)
+    except json.JSONDecodeError as exc:
+        if _junk(exc, probe, text):
+            return exc.msg, exc.pos - probe.count('\\"', 0, exc.pos)  # Where it was before each `"` was escaped.
+    except (ValueError, RecursionError):
+        pass
+    return None
 
 
 def _quick(tidy: str, strict_until: int) -> Any:
