@@ -105,6 +105,13 @@ HOSTILE = {
     "1 MB dense, smart and straight quotes mixed": dense_items(MB, _ITEM.replace('"name"', "“name”")),
     "1 MB of `1//` lines (a comment every 6 characters)": dense_items(MB, "1//\n"),
     "1 MB of `'a',\"b\"` (a string every 4 characters)": dense_items(MB, "'a',\"b\""),
+    # Comment marks inside strings next to comments: blanked around the strings.
+    "1 MB dense JSON holding `//` and `#`, a // comment after each item": dense_items(
+        MB, _ITEM.replace("item", "http://x/#y") + " // note\n"
+    ),
+    "1 MB Python repr holding `#`, a # comment after each item": dense_items(
+        MB, _PY_ITEM.replace("item", "#1") + " # note\n"
+    ),
 }
 
 

@@ -98,7 +98,7 @@ def rewrite(text: str) -> Rewrite:
     for start, stop, parts in _blocks(text):
         if stop == len(text):
             _check_end(parts, text)
-        block, at = _strict_pieces(parts, comments=_COMMA_THEN_COMMENT.search(text, start, stop) is not None)
+        block, at = _strict_pieces(parts, comments=_comment_after_comma(text, start, stop))
         if mark_at is None and at is not None:
             mark_at = start + at
         done.starts.append(length)
@@ -109,6 +109,13 @@ def rewrite(text: str) -> Rewrite:
         raise Refusal("unexpected control character", mark_at)
     done.strict = "".join(pieces)
     return done
+
+
+def _comment_after_comma(text: str, start: int, stop: int) -> bool:
+    """Whether a comma in `text[start:stop]` has a comment mark after it (a regex try per comma: most have none)."""
+    if text.find("/", start, stop) < 0 and text.find("#", start, stop) < 0:
+        return False
+    return _COMMA_THEN_COMMENT.search(text, start, stop) is not None
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int, list[str]]]:

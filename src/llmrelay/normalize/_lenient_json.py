@@ -25,10 +25,13 @@ plus those the json-repair package and vLLM's `partial_json_parser` exist for.
 
 Text whose strings all use one kind of quote (a Python dict's repr, smart quotes) and has no
 backslash or comment is read the quick way, `_lenient_quick`: quotes swapped and repairs made
-on the whole text, one `json.loads`, no object per token. Everything else the general way,
-`_lenient_general`: the text is split into strings and comments and rewritten into strict JSON
-a block at a time, each step a C-level pass, then one `json.loads`. Where the fast path failed
-also says early whether any repair can help. No regex here backtracks more than linearly, and
+on the whole text, one `json.loads`, no object per token. Text with comments or quotes of
+several kinds, but whose strings hold no comment marker, the tidy way, `_lenient_tidy`:
+comments blanked and quotes made `"` by passes over the whole text, then the quick way.
+Everything
+else the general way, `_lenient_general`: the text is split into strings and comments and
+rewritten into strict JSON a block at a time, each step a C-level pass, then one `json.loads`.
+Where the fast path failed also says early whether any repair can help. No regex here backtracks more than linearly, and
 an unclosed string is one token running to the end of the text, so no match is retried from
 each later quote.
 """
@@ -40,8 +43,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import _lenient_general, _lenient_quick
-from ._lenient_patterns import _QUOTES
+from . import _lenient_general, _lenient_quick, _lenient_tidy
+from ._lenient_patterns import repair_may_help
 
 __all__ = ["LenientJSONError", "TruncatedJSONError", "loads_lenient", "loads_strict"]
 
@@ -65,19 +68,6 @@ _OPENERS = ("{", "[")  # What a JSON document usually starts with.
 _LITERALS = ("true", "false", "null", "True", "False", "None", "NaN", "Infinity", "-Infinity")
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _PARTIAL_NUMBER = re.compile(r"-|-?[0-9]+(?:\.|\.[0-9]+)?(?:[eE][+\-]?)?(?<=[.eE+\-])")
-
-# For each error `json.loads` reports, what the lenient reader may find at that position and
-# repair. Anything else there cannot be repaired: the text before it is strict JSON, read the
-# same way by both, so the lenient reader would stop at the same place.
-_SKIPPABLE = "/#\ufeff"
-_REPAIRABLE_AT = {
-    "Expecting value": _SKIPPABLE + "]}TFN" + _QUOTES,
-    "Expecting property name enclosed in double quotes": _SKIPPABLE + "}$_" + _QUOTES,
-    "Expecting ',' delimiter": _SKIPPABLE,
-    "Expecting ':' delimiter": _SKIPPABLE,
-    "Extra data": _SKIPPABLE,
-}
-
 
 # The C scanner behind `json.loads`, called directly: same grammar and values, without the two
 # Python wrapper layers, which cost more than the scan itself on a typical short envelope.
@@ -127,6 +117,12 @@ def loads_lenient(text: str) -> Any:
     if value is not _lenient_quick.NOT_THIS_WAY:
         return value
     try:
+        value = _lenient_tidy.tidied(text)
+    except _lenient_tidy.Junk as junk:
+        raise _decode_error(junk.message, junk.pos, text) from None
+    if value is not _lenient_quick.NOT_THIS_WAY:
+        return value
+    try:
         rewritten = _lenient_general.rewrite(text)
     except _lenient_general.Refusal as refusal:
         cls = TruncatedJSONError if refusal.truncated else LenientJSONError
@@ -136,15 +132,8 @@ def loads_lenient(text: str) -> Any:
 
 def _refuse_early(exc: json.JSONDecodeError, text: str) -> None:
     """Raise now if no repair can get past the place where strict JSON failed."""
-    if exc.pos >= len(text.rstrip(" \t\n\r")):
-        return
-    repairable = _REPAIRABLE_AT.get(exc.msg)
-    char = text[exc.pos]
-    if repairable is None or char in repairable or char.isspace():
-        return
-    if exc.msg.startswith("Expecting property") and (char.isalpha() or char == "_"):
-        return  # an unquoted key
-    raise _decode_error(exc.msg, exc.pos, text)
+    if not repair_may_help(exc, text):
+        raise _decode_error(exc.msg, exc.pos, text)
 
 
 def _parse(rewritten: _lenient_general.Rewrite) -> Any:

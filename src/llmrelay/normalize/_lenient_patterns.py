@@ -5,6 +5,7 @@ Shared by the general way (`_lenient_general`) and the quick way (`_lenient_quic
 
 from __future__ import annotations
 
+import json
 import re
 
 from ._scan import possessive
@@ -80,3 +81,27 @@ def _double_bad_escapes(body: str) -> str:
     if "\\\\u" in body:
         body = "\\".join(_DOUBLED_BEFORE_HEX.split(body))
     return body
+
+
+# For each error `json.loads` reports, what the lenient reader may find at that position and
+# repair. Anything else there cannot be repaired: the text before it is strict JSON, read the
+# same way by both, so the lenient reader would stop at the same place.
+_SKIPPABLE = "/#\ufeff"
+_REPAIRABLE_AT = {
+    "Expecting value": _SKIPPABLE + "]}TFN" + _QUOTES,
+    "Expecting property name enclosed in double quotes": _SKIPPABLE + "}$_" + _QUOTES,
+    "Expecting ',' delimiter": _SKIPPABLE,
+    "Expecting ':' delimiter": _SKIPPABLE,
+    "Extra data": _SKIPPABLE,
+}
+
+
+def repair_may_help(exc: json.JSONDecodeError, text: str) -> bool:
+    """Whether a repair may get the lenient reader past the place where strict JSON failed in `text`."""
+    if exc.pos >= len(text.rstrip(" \t\n\r")):
+        return True
+    repairable = _REPAIRABLE_AT.get(exc.msg)
+    char = text[exc.pos]
+    if repairable is None or char in repairable or char.isspace():
+        return True
+    return exc.msg.startswith("Expecting property") and (char.isalpha() or char == "_")  # an unquoted key

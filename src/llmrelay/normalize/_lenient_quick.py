@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from . import _lenient_keys
 from ._lenient_patterns import _KEY, _PY_LITERALS, _TRAILING_COMMA, _double_bad_escapes, _odd_space
 from ._scan import possessive
 
@@ -27,7 +28,7 @@ NOT_THIS_WAY: Any = object()
 """What `one_quote_kind` answers for a text it leaves to the general way."""
 
 
-def one_quote_kind(text: str, strict_until: int = 0) -> Any:
+def one_quote_kind(text: str, strict_until: int = 0, uncommented: bool = False) -> Any:
     r"""The value of a text whose strings are all quoted with one kind of quote, read the quick way.
 
     The usual repairs (a Python dict's repr, smart quotes, trailing commas, literals) done by a
@@ -42,6 +43,8 @@ def one_quote_kind(text: str, strict_until: int = 0) -> Any:
 
     `strict_until`: where strict JSON failed in the text. A `"` before it is in a double-quoted
     string (the first is where a value or key may start), which swapping quotes would break.
+    `uncommented`: the text holds no comment (the tidy way blanked them), so a `/` or `#` is in
+    a string.
     """
     kinds = [kind for kind in _SWAPPABLE if any(quote in text for quote in kind)]  # Quick on ASCII text.
     escapes = "\\" in text
@@ -61,7 +64,7 @@ def one_quote_kind(text: str, strict_until: int = 0) -> Any:
             return json.loads(swapped, strict=False)
         except ValueError:
             pass
-    if "/" in text or "#" in text:  # Comments, whose quotes are no delimiters.
+    if not uncommented and ("/" in text or "#" in text):  # Comments, whose quotes are no delimiters.
         return NOT_THIS_WAY
     return _with_simple_strings(swapped)
 
@@ -95,11 +98,13 @@ def _with_simple_strings(text: str) -> Any:
     for word, pattern, json_word in _PY_LITERALS:
         if word in literals:
             text = pattern.sub(json_word, text)
-    if keys:
-        text = '"'.join(_KEY.split(text))
-    if commas:
-        text = _TRAILING_COMMA.sub("", text)
     try:
+        if keys and not commas and _lenient_keys.compact(text):
+            return _lenient_keys.quoted_and_read(text)
+        if keys:
+            text = '"'.join(_KEY.split(text))
+        if commas:
+            text = _TRAILING_COMMA.sub("", text)
         return json.loads(text, strict=False)
     except ValueError:
         return NOT_THIS_WAY
