@@ -70,3 +70,17 @@ ARGUMENTS = json.dumps(
 def test_a_stream_of_small_chunks_holds_less_than_10x_its_text(text: str, json_mode: bool) -> None:
     # Each 4-character chunk kept as its own string cost ~13x the text per copy (up to 37x in all).
     assert peak_per_character(lambda: stream(text, json_mode), len(text)) < 10
+
+
+def test_a_streamed_envelope_of_many_small_calls_keeps_little_per_call() -> None:
+    # Every item, its reading and its call were kept to the end: 20,000 calls held 30x their text.
+    text = json.dumps({"content": "", "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}] * 3_000})
+    parser = IncrementalParser(json_mode=True)
+
+    def feed() -> None:
+        for start in range(0, len(text), 4):
+            parser.feed(text[start : start + 4])
+
+    assert peak_per_character(feed, len(text)) < 4
+    _, completion = parser.finish()
+    assert len(completion.tool_calls) == 128 and completion.rejected[0].kind == "malformed"

@@ -80,7 +80,11 @@ class _Frame:
 class EnvelopeReader:
     """Read an envelope chunk by chunk; the attributes say what was read so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep_items: bool = True) -> None:
+        self.keep_items = keep_items
+        """Whether `items` keeps every item; a stream, which reads each from `touched`, keeps none."""
+        self.item_count = 0
+        """Items begun so far (their indexes)."""
         self.keys: list[str] = []
         """The top-level keys, in order (repeats included)."""
         self.content: list[str] = []
@@ -223,8 +227,10 @@ class EnvelopeReader:
             self.broken = True  # Not an object: not the envelope.
             return position
         if role == _ITEM:
-            self._item = EnvelopeItem(len(self.items))
-            self.items.append(self._item)
+            self._item = EnvelopeItem(self.item_count)
+            self.item_count += 1
+            if self.keep_items:
+                self.items.append(self._item)
             self._item_from = position
         elif role == _ARGS:
             self._args_from = position

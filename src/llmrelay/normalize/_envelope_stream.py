@@ -28,6 +28,7 @@ from typing import Any
 from .._envelope import Completion, RejectedCall, ToolCall
 from .._events import StreamEvent, TextDelta, ToolCallComplete, ToolCallDelta, ToolCallStarted
 from .._tools import Tool, ToolLike, to_tools
+from ._budget import DEFAULT_MAX_TOOL_CALLS
 from ._envelope_reader import EnvelopeItem, EnvelopeReader
 from ._parse import accept_calls
 from ._partial_json import GrowingArguments
@@ -62,13 +63,17 @@ class EnvelopeStream:
         self._tools = tools
         self._strict = strict
         self._tool_map: dict[str, Tool] | None = None
-        self._reader = EnvelopeReader()
+        self._reader = EnvelopeReader(keep_items=False)  # Each item is read from `touched`, then let go.
         self._emitted = Pieces()
-        self._started: dict[int, str] = {}
+        self._open: dict[int, str] = {}  # Calls started and not closed: the array's last item, at most.
         self._arguments: dict[int, _Arguments] = {}
         self._accepted: list[tuple[int, ToolCall]] = []
+        """The first calls shown complete (as many as a completion holds), to check it against."""
+        self._accepted_count = 0
         self._rejected: list[tuple[int, RejectedCall]] = []
-        self._done: set[int] = set()
+        self._closed = 0
+        """Items closed: every index below it. Items close in order (the array's), so no set of
+        their indexes is kept: 20,000 calls streamed hold a few times their text, not 30 times."""
 
     def feed(self, chunk: str) -> list[StreamEvent]:
         """Read a piece of the answer; return the events it made certain."""
@@ -90,16 +95,18 @@ class EnvelopeStream:
 
     def _item_events(self, item: EnvelopeItem, events: list[StreamEvent]) -> None:
         index = item.index
-        if index in self._done:
+        if index < self._closed:
             return
-        if index not in self._started and item.name is not None:
-            self._started[index] = item.name
+        started = index in self._open
+        if not started and item.name is not None:
+            self._open[index], started = item.name, True
             events.append(ToolCallStarted(index, item.name))
-        if index in self._started:
+        if started:
             self._arguments_delta(item, events)
         if not item.closed:
             return
-        self._done.add(index)
+        self._closed = index + 1
+        self._open.pop(index, None)
         self._arguments.pop(index, None)  # Its arguments were sent whole: their reader is freed.
         reading = item.reading
         if isinstance(reading, Candidate):
@@ -108,11 +115,12 @@ class EnvelopeStream:
             accepted, rejected = [], [reading] if reading is not None else []
         if accepted:
             call = accepted[0]
-            if index not in self._started:
-                self._started[index] = call.name
+            if not started:
                 events.extend(_whole_call(index, call))
             events.append(ToolCallComplete(index, call=call))
-            self._accepted.append((index, call))
+            self._accepted_count += 1
+            if len(self._accepted) < DEFAULT_MAX_TOOL_CALLS:  # Past it, a completion holds none.
+                self._accepted.append((index, call))
         else:
             self._rejected.extend((index, r) for r in rejected)
 
@@ -156,30 +164,31 @@ class EnvelopeStream:
         else:
             problems.append("its content differs from the text streamed")
         sent = [call for _, call in self._accepted]
-        if completion.tool_calls[: len(sent)] == sent:
+        if completion.tool_calls[: len(sent)] == sent and self._accepted_count == len(sent):
             remaining = completion.tool_calls[len(sent) :]
         else:
             problems.append("calls were streamed that it does not have")
             remaining = [call for call in completion.tool_calls if call not in sent]
         # Calls still open (started, never complete) get their own index back when the name matches.
-        open_calls = [(i, name) for i, name in self._started.items() if i not in self._done]
-        used = {*self._started, *self._done}
-        fresh = 0
+        open_calls = list(self._open.items())
+        taken = set(self._open)  # With every index below `_closed`: the indexes used so far.
+        fresh = self._closed
 
-        def index_for(name: str | None) -> int:
+        def index_for(name: str | None) -> tuple[int, bool]:
+            """An open call's index when the name matches (True: it was started), else a fresh one."""
             nonlocal fresh
             for position, (index, started) in enumerate(open_calls):
                 if started == name:
                     del open_calls[position]
-                    return index
-            while fresh in used:
+                    return index, True
+            while fresh in taken:
                 fresh += 1
-            used.add(fresh)
-            return fresh
+            taken.add(fresh)
+            return fresh, False
 
         for call in remaining:
-            index = index_for(call.name)
-            if index not in self._started:
+            index, started = index_for(call.name)
+            if not started:
                 events.extend(_whole_call(index, call))
             events.append(ToolCallComplete(index, call=call))
         pending = list(self._rejected)
@@ -189,7 +198,7 @@ class EnvelopeStream:
                 pending.remove(match)
                 index = match[0]
             else:
-                index = index_for(rejected.name)
+                index = index_for(rejected.name)[0]
             events.append(ToolCallComplete(index, rejected=rejected))
         if pending or open_calls:
             problems.append("calls were started that it does not have")
