@@ -34,6 +34,18 @@ def clean(value: _T, where: str) -> _T:
     return cleaned  # type: ignore[no-any-return]
 
 
+def clean_json(value: _T, source: str, where: str) -> _T:
+    r"""`clean` for `value` decoded from the JSON text `source`, walked only when `source` may hold one.
+
+    A lone surrogate in decoded JSON comes from a `\uD800`-`\uDFFF` escape, or from the text
+    itself: one search of the text says whether to walk the data (a stream event's, each one).
+    """
+    return clean(value, where) if _SURROGATE_OR_ESCAPE.search(source) else value
+
+
+_SURROGATE_OR_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
 def _clean(value: Any) -> tuple[Any, int]:
     if isinstance(value, str):
         return _SURROGATE.subn(REPLACEMENT, value) if _SURROGATE.search(value) else (value, 0)

@@ -8,16 +8,13 @@ stops (a proxy cut it, the server died) is a `ProviderConnectionError`, never a 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Protocol
 
-from .._text import clean
+from .._text import clean_json
 from ..errors import ProviderConnectionError, ProviderError, ResponseTooLarge, ServerError
 from ._contract import DEFAULT_MAX_STREAM_BYTES, Chunk
 from ._sse import EventDecoder, ServerEvent, read_failure
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
 class Reader(Protocol):
@@ -114,10 +111,7 @@ def _check_complete(reader: Reader, decoder: EventDecoder) -> None:
 def decode(event: ServerEvent, reader: Reader) -> Any:
     """The event's JSON data (lone surrogates replaced, see `_text`); a `ServerError` when it is not JSON."""
     try:
-        data = json.loads(event.data)
-        # A lone surrogate in the decoded data comes from a `\uD800`-`\uDFFF` escape, or from the
-        # text itself (never from the UTF-8 decoder): one search says whether to look for one.
-        return clean(data, f"{reader.provider}'s stream") if _SURROGATE_ESCAPE.search(event.data) else data
+        return clean_json(json.loads(event.data), event.data, f"{reader.provider}'s stream")
     except ValueError as exc:
         raise ServerError(
             f"a stream event is not JSON: {event.data[:200]!r}", provider=reader.provider, model=reader.model

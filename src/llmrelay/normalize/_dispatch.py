@@ -46,7 +46,7 @@ class Plan:
         self.json_first = first if type(first) is JsonDocument else None
         """The built-in `JsonDocument`, when it is asked first (see `_clean_envelope`)."""
         self.fenced_json = next((s for s in self.strategies if type(s) is FencedJson), None)
-        """The built-in `FencedJson`, when it is one of the strategies (see `_clean_envelope`)."""
+        """The built-in `FencedJson`, when it is one of the strategies (see `_parse._read_fenced_envelope`)."""
         # The strategies before the first with markers are asked before any marker is looked
         # for: a whole-JSON answer, read by the first strategy, costs no scan for markers.
         lead = next((i for i, (_, declared) in enumerate(self.steps) if declared is not None), len(self.steps))
